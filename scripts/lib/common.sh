@@ -1,0 +1,53 @@
+# Common settings and helpers for the ompds scripts. Sourced, not executed.
+# shellcheck shell=bash
+
+OMPDS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+export OMPDS_ROOT
+
+# The pinned base. Changing any of these is a rebase (see docs/rebasing.md).
+OMPDS_BASE_TAG=llvmorg-19.1.7
+OMPDS_BASE_COMMIT=cd708029e0b2869e80abe31ddb175f7c35361f90
+OMPDS_DEB_SRC_PKG=llvm-toolchain-19
+OMPDS_DEB_VERSION=1:19.1.7-3~deb12u1
+OMPDS_DEB_ORIG=llvm-toolchain-19_19.1.7.orig.tar.xz
+OMPDS_DEB_ORIG_SHA256=ae498f3bc58ae2d9f64ef5f0c035c4240152bf015a5b7738b15c22e93bdc97ce
+OMPDS_LLVM_MAJOR=19
+OMPDS_DEB_LLVM=/usr/lib/llvm-19
+
+# Caches live outside the git checkout so that a fresh clone on the same
+# machine reuses them.
+OMPDS_CACHE=${OMPDS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ompds}
+OMPDS_BUILD=${OMPDS_BUILD:-$OMPDS_ROOT/build}
+export OMPDS_CACHE OMPDS_BUILD
+
+die() {
+  echo "error: $*" >&2
+  exit 1
+}
+
+note() {
+  echo "-- $*" >&2
+}
+
+# Run a command as root (directly, or through sudo when available).
+as_root() {
+  if [ "$(id -u)" = 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    die "need root to run: $* (install sudo or run as root)"
+  fi
+}
+
+# The series version that the built toolchain reports.
+ompds_series_version() {
+  local v
+  v=$(tr -d ' \n' <"$OMPDS_ROOT/patches/VERSION")
+  echo "$v"
+}
+
+# Lists the patch files of patches/series in order (comments and blanks dropped).
+series_patches() {
+  sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$OMPDS_ROOT/patches/series"
+}

@@ -1,0 +1,676 @@
+#!/usr/bin/env python3
+"""The overlay build: the patch series on top of Debian's LLVM 19 binaries.
+
+Only what the series changes is compiled: the translation units it touches,
+plus every translation unit that includes a header it touches (found from an
+include graph of the source tree). They are compiled with the flags that
+reproduce Debian's objects (../shared/notes, docs/building.md), substituted
+into copies of Debian's static archives, and the tools are relinked
+statically. The DeviceRTL is rebuilt from the patched sources with the patched
+clang through the DeviceRTL's own CMakeLists.txt. The result is a prefix
+(build/toolchain) that works with no environment variables and no extra flags.
+
+Everything runs through one generated build.ninja, so a second build only
+redoes what changed; ccache is used when installed.
+"""
+
+import argparse
+import glob
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import series as ser  # noqa: E402
+
+DEB = "/usr/lib/llvm-19"
+DEB_LIB = DEB + "/lib"
+DEB_INC = DEB + "/include"
+DEB_REVISION = "3~deb12u1"
+MULTIARCH = "/usr/lib/x86_64-linux-gnu"
+
+# Packages the overlay needs (Debian 12 names), and a file proving each.
+PACKAGES = {
+    "clang-19": "/usr/bin/clang++-19",
+    "llvm-19-dev": DEB_LIB + "/libLLVMCore.a",
+    "libclang-19-dev": DEB_LIB + "/libclangCodeGen.a",
+    "llvm-19-tools": DEB + "/bin/FileCheck",
+    "lld-19": DEB + "/bin/ld.lld",
+    "libomp-19-dev": DEB_LIB + "/libomptarget.devicertl.a",
+    "clang-format-19": "/usr/bin/clang-format-19",
+    "cmake": "/usr/bin/cmake",
+    "ninja-build": "/usr/bin/ninja",
+    "ccache": "/usr/bin/ccache",
+    "rocm-device-libs": MULTIARCH + "/amdgcn/bitcode/ocml.bc",
+    "dpkg-dev": "/usr/bin/dpkg-source",
+}
+
+# Debian's flags (measured: these reproduce Debian's archive members).
+BASE_FLAGS = (
+    "-fstack-protector-strong -Wformat -Werror=format-security -Wdate-time "
+    "-D_FORTIFY_SOURCE=2 -fPIC -fno-semantic-interposition "
+    "-fvisibility-inlines-hidden -ffunction-sections -fdata-sections -O2 -DNDEBUG "
+    "-std=c++17 -fno-exceptions -funwind-tables -D_GNU_SOURCE "
+    "-D__STDC_CONSTANT_MACROS -D__STDC_FORMAT_MACROS -D__STDC_LIMIT_MACROS -w"
+).split()
+CLANG_FLAGS = ["-fno-common", '-DCLANG_REPOSITORY_STRING="%s"' % DEB_REVISION]
+TARGET_FLAGS = ["-fvisibility=hidden"]
+
+# The directories of the Debian source tree the overlay needs.
+SRC_DIRS = ["llvm", "clang", "offload", "openmp", "cmake", "third-party"]
+
+# Tools relinked statically: name -> (main sources, tablegen'd option files).
+TOOLS = {
+    "clang": (["clang/tools/driver/driver.cpp", "clang/tools/driver/cc1_main.cpp",
+               "clang/tools/driver/cc1as_main.cpp",
+               "clang/tools/driver/cc1gen_reproducer_main.cpp", "@gen/clang-driver.cpp"],
+              []),
+    "clang-linker-wrapper": (["clang/tools/clang-linker-wrapper/ClangLinkerWrapper.cpp"],
+                             ["clang/tools/clang-linker-wrapper/LinkerWrapperOpts.td"]),
+    "clang-nvlink-wrapper": (["clang/tools/clang-nvlink-wrapper/ClangNVLinkWrapper.cpp"],
+                             ["clang/tools/clang-nvlink-wrapper/NVLinkOpts.td"]),
+    "opt": (["llvm/tools/opt/opt.cpp"], []),
+    "llc": (["llvm/tools/llc/llc.cpp", "llvm/tools/llc/NewPMDriver.cpp"], []),
+    "llvm-link": (["llvm/tools/llvm-link/llvm-link.cpp"], []),
+}
+# Debian binaries the prefix links to unchanged (nothing in the series builds them).
+DEBIAN_TOOLS = ["ld.lld", "lld", "clang-offload-packager", "clang-offload-bundler",
+                "llvm-ar", "llvm-as", "llvm-dis", "llvm-nm", "llvm-objdump",
+                "llvm-readobj", "llvm-readelf", "llvm-objcopy", "llvm-strip",
+                "nvptx-arch", "amdgpu-arch", "llvm-mc", "llvm-config", "FileCheck",
+                "not", "count", "split-file", "llvm-profdata", "llvm-symbolizer"]
+
+DEFAULT_ARCHS = ("sm_70;sm_72;sm_75;sm_80;sm_86;sm_87;sm_89;sm_90;"
+                 "gfx906;gfx908;gfx90a;gfx940;gfx941;gfx942;gfx1030;gfx1100")
+
+# When a touched header is included by more translation units than this, the
+# overlay is no faster than a full build, and less trustworthy: refuse.
+MAX_AFFECTED_TUS = 600
+
+
+def die(msg):
+    sys.stderr.write("error: %s\n" % msg)
+    sys.exit(1)
+
+
+def note(msg):
+    sys.stderr.write("-- %s\n" % msg)
+    sys.stderr.flush()
+
+
+def run(cmd, **kw):
+    res = subprocess.run(cmd, **kw)
+    if res.returncode != 0:
+        die("command failed (%d): %s" % (res.returncode, " ".join(map(shlex.quote, cmd))))
+    return res
+
+
+# --- packages ----------------------------------------------------------------
+
+
+def ensure_packages(install):
+    missing = [p for p, f in PACKAGES.items() if not os.path.exists(f)]
+    if not missing:
+        return
+    if not install:
+        die("missing Debian packages: %s\n  Install them: apt-get install %s"
+            % (" ".join(missing), " ".join(missing)))
+    note("installing Debian packages: %s" % " ".join(missing))
+    pre = [] if os.geteuid() == 0 else ["sudo"]
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    res = subprocess.run(pre + ["apt-get", "install", "-y", "-q", "--no-install-recommends"]
+                         + missing, env=env)
+    if res.returncode != 0:
+        subprocess.run(pre + ["apt-get", "update", "-q"], env=env)
+        res = subprocess.run(pre + ["apt-get", "install", "-y", "-q",
+                                    "--no-install-recommends"] + missing, env=env)
+    if res.returncode != 0:
+        die("apt-get install %s failed; the overlay needs Debian 12's LLVM 19 packages "
+            "(or use scripts/build --mode full)" % " ".join(missing))
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "llvm-19-dev"],
+                         stdout=subprocess.PIPE).stdout.decode()
+    check_debian_version(out)
+
+
+def check_debian_version(version=None):
+    if version is None:
+        version = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "llvm-19-dev"],
+                                 stdout=subprocess.PIPE).stdout.decode()
+    want = "1:19.1.7-3~deb12u1"
+    if version != want:
+        die("Debian's llvm-19-dev is %r but the overlay needs exactly %s (the objects it "
+            "substitutes must match the base source).\n  Install that version, or use "
+            "scripts/build --mode full." % (version, want))
+
+
+# --- patched source tree -----------------------------------------------------
+
+
+def series_digest():
+    h = hashlib.sha256()
+    _, names = ser.read_series()
+    for n in ["series", "VERSION"] + names:
+        with open(os.path.join(ser.PATCHES, n), "rb") as f:
+            h.update(n.encode() + b"\0" + f.read() + b"\0")
+    return h.hexdigest()
+
+
+def break_link(path):
+    """Gives `path` its own inode so that edits never reach the cached base."""
+    if os.path.isfile(path) and os.stat(path).st_nlink > 1:
+        tmp = path + ".ompds-tmp"
+        shutil.copy2(path, tmp)
+        os.replace(tmp, path)
+
+
+def prepare_source(out, base):
+    src = os.path.join(out, "src")
+    stamp = os.path.join(out, "src.stamp")
+    digest = series_digest()
+    _, names = ser.read_series()
+    touched = ser.series_touched_files(names)
+    old = {}
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            old = json.load(f)
+    if old.get("digest") == digest and os.path.isdir(src):
+        return src, touched
+    note("preparing the patched source tree (%d patches on Debian's base)" % len(names))
+    shutil.rmtree(src, ignore_errors=True)
+    os.makedirs(src)
+    for d in SRC_DIRS:
+        run(["cp", "-al", os.path.join(base, d), os.path.join(src, d)])
+    run(["git", "init", "-q", src])
+    # Files that changed between the old and the new series get fresh inodes
+    # and mtimes, so ninja rebuilds what depends on them (also on revert).
+    for rel in set(touched) | set(old.get("touched", [])):
+        p = os.path.join(src, rel)
+        if os.path.isfile(p):
+            break_link(p)
+            os.utime(p)
+    for n in names:
+        res = subprocess.run(["git", "apply", "--whitespace=nowarn",
+                              os.path.join(ser.PATCHES, n)], cwd=src,
+                             stderr=subprocess.PIPE)
+        if res.returncode != 0:
+            die("patch %s does not apply to Debian's base:\n%s" % (
+                n, res.stderr.decode(errors="replace")))
+    with open(stamp, "w") as f:
+        json.dump({"digest": digest, "touched": touched}, f)
+    return src, touched
+
+
+# --- what to compile ---------------------------------------------------------
+
+INCLUDE_RE = re.compile(rb'^\s*#\s*(?:include|import)\s*[<"]([^>"]+)[>"]', re.M)
+SCAN_DIRS = ["llvm/include", "llvm/lib", "llvm/tools", "clang/include", "clang/lib",
+             "clang/tools"]
+SOURCE_EXT = (".cpp", ".c", ".h", ".inc", ".def")
+
+
+def scan_includes(src):
+    """{relative path: [include names]} for the sources of the tree."""
+    graph = {}
+    for d in SCAN_DIRS:
+        for dirpath, _, files in os.walk(os.path.join(src, d)):
+            if "/test" in dirpath or "/unittests" in dirpath:
+                continue
+            for fn in files:
+                if fn.endswith(SOURCE_EXT):
+                    path = os.path.join(dirpath, fn)
+                    with open(path, "rb") as f:
+                        data = f.read()
+                    graph[os.path.relpath(path, src)] = [
+                        m.decode(errors="replace") for m in INCLUDE_RE.findall(data)]
+    return graph
+
+
+def includers(graph, headers):
+    """Every file that includes one of `headers`, transitively.
+
+    An include name matches a file when the file's path ends with it, which
+    over-approximates the compiler's lookup: never fewer files, maybe more."""
+    affected = set(headers)
+    by_base = {}
+    for h in affected:
+        by_base.setdefault(os.path.basename(h), set()).add(h)
+    changed = True
+    while changed:
+        changed = False
+        for f, incs in graph.items():
+            if f in affected:
+                continue
+            for inc in incs:
+                cands = by_base.get(os.path.basename(inc))
+                if cands and any(c == inc or c.endswith("/" + inc) for c in cands):
+                    affected.add(f)
+                    by_base.setdefault(os.path.basename(f), set()).add(f)
+                    changed = True
+                    break
+    return affected - set(headers)
+
+
+LIB_DECL_RE = re.compile(
+    r"^\s*(add_llvm_component_library|add_llvm_library|add_clang_library|add_llvm_target)"
+    r"\s*\(\s*([A-Za-z0-9_]+)", re.M)
+
+
+def archive_of(src, rel):
+    """The Debian archive (file name) whose member `rel` is compiled into."""
+    d = os.path.dirname(rel)
+    while d and d not in ("llvm/lib", "clang/lib", "llvm", "clang"):
+        cm = os.path.join(src, d, "CMakeLists.txt")
+        if os.path.exists(cm):
+            with open(cm) as f:
+                m = LIB_DECL_RE.search(f.read())
+            if m:
+                kind, name = m.groups()
+                if kind == "add_llvm_target":
+                    name = "LLVM" + name
+                return "lib%s.a" % name
+        d = os.path.dirname(d)
+    return None
+
+
+def classify(src, touched):
+    """Splits the touched files into what the overlay must do with them."""
+    tus, headers, td_targets, ignored, refused = set(), set(), set(), [], []
+    for rel in touched:
+        if re.match(r"(llvm|clang)/(test|unittests|docs|utils/lit)/", rel) or \
+                rel.endswith((".md", ".rst", ".txt")) and not rel.endswith("CMakeLists.txt"):
+            ignored.append(rel)
+        elif rel.startswith("offload/DeviceRTL/"):
+            ignored.append(rel)  # the DeviceRTL is always rebuilt
+        elif re.match(r"llvm/lib/Target/[^/]+/[^/]+\.td$", rel):
+            td_targets.add(rel.split("/")[3])
+        elif rel.endswith(".td"):
+            refused.append(rel)
+        elif rel.endswith("CMakeLists.txt"):
+            if rel.startswith(("llvm/lib/", "clang/lib/")):
+                ignored.append(rel)  # new sources are added to the archive
+            else:
+                refused.append(rel)
+        elif rel.startswith(("llvm/lib/", "clang/lib/")) and rel.endswith((".cpp", ".c")):
+            tus.add(rel)
+        elif rel.startswith(("llvm/", "clang/")) and rel.endswith((".h", ".inc", ".def")):
+            headers.add(rel)
+        elif rel.startswith(("clang/tools/", "llvm/tools/")) and \
+                any(rel in t[0] for t in TOOLS.values()):
+            ignored.append(rel)  # tool mains are always compiled
+        else:
+            refused.append(rel)
+    if refused:
+        die("the overlay build cannot rebuild what these files change:\n  %s\n"
+            "  (it rebuilds LLVM/Clang libraries, NVPTX/AMDGPU target .td files, the "
+            "relinked tools and the DeviceRTL).\n  Build with scripts/build --mode full, or "
+            "teach scripts/lib/overlay.py how to rebuild them." % "\n  ".join(refused))
+    return tus, headers, td_targets, ignored
+
+
+# --- ninja generation --------------------------------------------------------
+
+
+def tblgen_commands(src, target_dir):
+    """(output, flags, td) triples from a CMakeLists.txt's tablegen() calls."""
+    with open(os.path.join(src, target_dir, "CMakeLists.txt")) as f:
+        text = f.read()
+    out = []
+    td = None
+    for line in text.splitlines():
+        m = re.match(r"\s*set\(LLVM_TARGET_DEFINITIONS\s+(\S+)\)", line)
+        if m:
+            td = m.group(1)
+        m = re.match(r"\s*tablegen\(LLVM\s+(\S+)\s*(.*?)\)\s*$", line)
+        if m:
+            out.append((m.group(1), m.group(2).split(), td))
+    return out
+
+
+def ninja_escape(s):
+    return s.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
+
+
+class Ninja:
+    def __init__(self):
+        self.lines = []
+
+    def var(self, k, v):
+        self.lines.append("%s = %s" % (k, v))
+
+    def build(self, outs, rule, ins, implicit=(), order=(), variables=None):
+        line = "build %s: %s %s" % (" ".join(map(ninja_escape, outs)), rule,
+                                     " ".join(map(ninja_escape, ins)))
+        if implicit:
+            line += " | " + " ".join(map(ninja_escape, implicit))
+        if order:
+            line += " || " + " ".join(map(ninja_escape, order))
+        self.lines.append(line)
+        for k, v in (variables or {}).items():
+            self.lines.append("  %s = %s" % (k, v))
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+
+def compile_flags(src, gen, rel):
+    d = os.path.dirname(rel)
+    flags = list(BASE_FLAGS)
+    if rel.startswith("clang/"):
+        flags += CLANG_FLAGS
+    if rel.startswith("llvm/lib/Target/"):
+        flags += TARGET_FLAGS
+    # The component directory (and the target directory for its subdirectories).
+    inc = [os.path.join(src, d), os.path.join(gen, d)]
+    m = re.match(r"(llvm/lib/Target/[^/]+)/", rel)
+    if m:
+        inc += [os.path.join(src, m.group(1)), os.path.join(gen, m.group(1))]
+    inc += [os.path.join(src, "llvm/include"), os.path.join(src, "clang/include"),
+            os.path.join(gen, "include"), DEB_INC]
+    return flags + ["-I" + i for i in inc]
+
+
+def per_file_defines(rel, version):
+    if rel == "clang/lib/Basic/Version.cpp":
+        return ['-DCLANG_VENDOR="Debian "', '-DOMPDS_SERIES_VERSION="%s"' % version]
+    return []
+
+
+def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs):
+    n = Ninja()
+    cxx = "/usr/bin/clang++-19"
+    launcher = "ccache " if shutil.which("ccache") and not os.environ.get("OMPDS_NO_CCACHE") \
+        else ""
+    n.var("cxx", launcher + cxx)
+    n.var("tblgen", DEB + "/bin/llvm-tblgen")
+    n.lines.append("rule cxx\n  command = $cxx $flags -MD -MF $out.d -c $in -o $out\n"
+                   "  depfile = $out.d\n  deps = gcc\n  description = CXX $in")
+    n.lines.append("rule tblgen\n  command = $tblgen $args -d $out.d -o $out $in\n"
+                   "  depfile = $out.d\n  deps = gcc\n  description = TBLGEN $out")
+    n.lines.append("rule ar\n  command = rm -f $out.tmp && cp $base $out.tmp && "
+                   "ar r $out.tmp $in && mv $out.tmp $out\n  description = AR $out")
+    n.lines.append("rule link\n  command = %s -fuse-ld=lld -o $out $in @$out.rsp\n"
+                   "  rspfile = $out.rsp\n  rspfile_content = $libs\n"
+                   "  description = LINK $out" % cxx)
+    n.lines.append("rule devicertl\n  command = $cmd\n  description = DEVICERTL $archs\n"
+                   "  pool = console")
+
+    tblgen_outputs = []
+    # Target .td changes: regenerate that target's tablegen output.
+    for t in sorted(td_targets):
+        tdir = "llvm/lib/Target/%s" % t
+        for ofn, flags, td in tblgen_commands(src, tdir):
+            o = os.path.join(gen, tdir, ofn)
+            args = " ".join(flags + ["-I", os.path.join(src, tdir),
+                                     "-I", os.path.join(src, "llvm/include"),
+                                     "-I", os.path.join(src, "llvm/lib/Target"),
+                                     "-I", DEB_INC])
+            n.build([o], "tblgen", [os.path.join(src, tdir, td)],
+                    variables={"args": args})
+            tblgen_outputs.append(o)
+
+    objs_by_archive = {}
+    tool_objs = {}
+    for rel in sorted(tus):
+        arc = archive_of(src, rel)
+        if not arc or not os.path.exists(os.path.join(DEB_LIB, arc)):
+            die("cannot tell which of Debian's archives %s belongs to (found %s)" % (rel, arc))
+        o = os.path.join(out, "obj", rel + ".o")
+        flags = compile_flags(src, gen, rel) + per_file_defines(rel, version)
+        n.build([o], "cxx", [os.path.join(src, rel)], order=tblgen_outputs,
+                variables={"flags": " ".join(map(shlex.quote, flags))})
+        objs_by_archive.setdefault(arc, []).append(o)
+
+    # Archive copies with substituted members. Member names are the object
+    # names CMake gives (<file>.cpp.o); `ar r` replaces or adds them.
+    archive_paths = {}
+    for arc, objs in sorted(objs_by_archive.items()):
+        members = {}
+        for o in objs:
+            members.setdefault(os.path.basename(o), []).append(o)
+        dup = [m for m, v in members.items() if len(v) > 1]
+        if dup:
+            die("%s would get two members named %s" % (arc, dup))
+        # ar names members after the file; objects are named like CMake's.
+        a = os.path.join(out, "lib", arc)
+        n.build([a], "ar", objs, variables={"base": os.path.join(DEB_LIB, arc)})
+        archive_paths[arc] = a
+
+    # Tool mains.
+    for tool, (mains, opt_tds) in TOOLS.items():
+        objs = []
+        tool_gen = []
+        for td in opt_tds:
+            o = os.path.join(gen, os.path.dirname(td),
+                             os.path.basename(td).replace(".td", ".inc"))
+            n.build([o], "tblgen", [os.path.join(src, td)], variables={
+                "args": "-gen-opt-parser-defs -I %s -I %s -I %s" % (
+                    os.path.join(src, os.path.dirname(td)),
+                    os.path.join(src, "llvm/include"), DEB_INC)})
+            tool_gen.append(o)
+        # Debian's Extension.def names Polly (not shipped): every tool that
+        # pulls in the pass builder needs the stub.
+        for m in mains + ["@gen/polly-stub.cpp"]:
+            if m.startswith("@gen/"):
+                path = os.path.join(gen, m[5:])
+                rel = "clang/tools/driver/" + m[5:]
+            else:
+                path = os.path.join(src, m)
+                rel = m
+            o = os.path.join(out, "obj", "tools", tool, os.path.basename(rel) + ".o")
+            flags = compile_flags(src, gen, rel)
+            n.build([o], "cxx", [path], order=tool_gen + tblgen_outputs,
+                    variables={"flags": " ".join(map(shlex.quote, flags))})
+            objs.append(o)
+        tool_objs[tool] = objs
+
+    # Every Debian archive, substituted where the series changed members; lld
+    # only pulls the members a tool needs. Polly is named by Debian's
+    # Extension.def but not shipped: polly-stub.cpp stands in.
+    archives = []
+    for a in sorted(glob.glob(os.path.join(DEB_LIB, "lib*.a"))):
+        b = os.path.basename(a)
+        if not re.match(r"lib(LLVM|clang)[A-Za-z0-9_]*\.a$", b) or "Polly" in b:
+            continue
+        archives.append(archive_paths.get(b, a))
+    syslibs = [os.path.join(MULTIARCH, x) for x in
+               ("libz.so.1", "libzstd.so.1", "libxml2.so.2", "libz3.so.4", "libtinfo.so.6",
+                "libffi.so.8", "libedit.so.2")]
+    libs = ["-Wl,--gc-sections", "-Wl,--start-group"] + archives + ["-Wl,--end-group"] + \
+        [x for x in syslibs if os.path.exists(x)] + ["-lrt", "-ldl", "-lm", "-lpthread"]
+    bins = []
+    for tool, objs in tool_objs.items():
+        b = os.path.join(out, "bin", tool)
+        n.build([b], "link", objs, implicit=list(archive_paths.values()),
+                variables={"libs": " ".join(libs)})
+        bins.append(b)
+
+    # DeviceRTL through its own CMakeLists.txt, with the patched tools.
+    tc = os.path.join(out, "bin")
+    rtl = os.path.join(out, "devicertl")
+    cmake_args = [
+        "cmake", "-G", "Ninja", "-S", os.path.join(ROOT, "scripts/cmake/devicertl"),
+        "-B", rtl, "-DOMPDS_SOURCE_DIR=" + src, "-DOMPDS_LLVM_INCLUDE_DIR=" + DEB_INC,
+        "-DCMAKE_C_COMPILER=/usr/bin/clang-19", "-DCMAKE_CXX_COMPILER=/usr/bin/clang++-19",
+        "-DLIBOMPTARGET_DEVICE_ARCHITECTURES=" + archs,
+        "-DCLANG_TOOL=" + os.path.join(tc, "clang"),
+        "-DLINK_TOOL=" + os.path.join(tc, "llvm-link"),
+        "-DOPT_TOOL=" + os.path.join(tc, "opt"),
+        "-DPACKAGER_TOOL=" + DEB + "/bin/clang-offload-packager",
+    ]
+    rtl_cmd = "%s >%s/cmake.log && ninja -C %s -j%d omptarget.devicertl " \
+              "omptarget.devicertl.nvptx omptarget.devicertl.amdgpu" % (
+                  " ".join(map(shlex.quote, cmake_args)), rtl, rtl, jobs)
+    devsrc = sorted(glob.glob(os.path.join(src, "offload/DeviceRTL/src/*"))
+                    + glob.glob(os.path.join(src, "offload/DeviceRTL/include/*"))
+                    + [os.path.join(src, "offload/DeviceRTL/CMakeLists.txt")])
+    n.build([os.path.join(rtl, "lib/libomptarget.devicertl.a")], "devicertl", devsrc,
+            implicit=[os.path.join(tc, t) for t in ("clang", "opt", "llvm-link")],
+            variables={"cmd": "mkdir -p %s && %s" % (rtl, rtl_cmd), "archs": archs})
+    n.lines.append("default %s %s" % (" ".join(map(ninja_escape, bins)),
+                                       ninja_escape(os.path.join(rtl, "lib/libomptarget.devicertl.a"))))
+    path = os.path.join(out, "build.ninja")
+    text = n.text()
+    old = open(path).read() if os.path.exists(path) else None
+    if old != text:
+        with open(path, "w") as f:
+            f.write(text)
+    return objs_by_archive
+
+
+def write_generated(gen):
+    os.makedirs(os.path.join(gen, "include/clang/Basic"), exist_ok=True)
+    files = {
+        # Debian builds from a tarball: no VCS revision is recorded.
+        "include/clang/Basic/VCSVersion.inc": "// No VCS revision (Debian source build).\n",
+        "clang-driver.cpp": (
+            '#include "llvm/ADT/ArrayRef.h"\n#include "llvm/Support/InitLLVM.h"\n'
+            '#include "llvm/Support/LLVMDriver.h"\n\n'
+            "int clang_main(int argc, char **, const llvm::ToolContext &);\n\n"
+            "int main(int argc, char **argv) {\n  llvm::InitLLVM X(argc, argv);\n"
+            "  return clang_main(argc, argv, {argv[0], nullptr, false});\n}\n"),
+        # Debian's Extension.def names Polly, which is not shipped as an archive.
+        "polly-stub.cpp": (
+            '#include "llvm/Passes/PassPlugin.h"\n'
+            "llvm::PassPluginLibraryInfo getPollyPluginInfo() {\n"
+            '  return {LLVM_PLUGIN_API_VERSION, "Polly", "none (ompds overlay)",\n'
+            "          [](llvm::PassBuilder &) {}};\n}\n"),
+    }
+    for rel, text in files.items():
+        p = os.path.join(gen, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        if not os.path.exists(p) or open(p).read() != text:
+            with open(p, "w") as f:
+                f.write(text)
+
+
+# --- prefix ------------------------------------------------------------------
+
+
+def symlink(target, link):
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(target, link)
+
+
+def assemble_prefix(out, prefix, archs):
+    """build/toolchain: our tools and DeviceRTL, Debian's runtimes and headers."""
+    note("assembling %s" % prefix)
+    b = os.path.join(prefix, "bin")
+    lib = os.path.join(prefix, "lib")
+    os.makedirs(b, exist_ok=True)
+    os.makedirs(lib, exist_ok=True)
+    for t in TOOLS:
+        dst = os.path.join(b, t)
+        if os.path.lexists(dst):
+            os.remove(dst)
+        shutil.copy2(os.path.join(out, "bin", t), dst)
+    for alias in ("clang++", "clang-19", "clang-cpp", "clang-cl"):
+        symlink("clang", os.path.join(b, alias))
+    for t in DEBIAN_TOOLS:
+        if os.path.exists(os.path.join(DEB, "bin", t)):
+            symlink(os.path.join(DEB, "bin", t), os.path.join(b, t))
+    # Host runtimes and the offload plugins: Debian's, unchanged.
+    for f in glob.glob(os.path.join(DEB_LIB, "libomp*.so*")) + \
+            glob.glob(os.path.join(DEB_LIB, "libomptarget*.so*")) + \
+            glob.glob(os.path.join(DEB_LIB, "libarcher*.so")) + \
+            glob.glob(os.path.join(DEB_LIB, "libompd*.so")):
+        symlink(f, os.path.join(lib, os.path.basename(f)))
+    # Our DeviceRTL only (never Debian's: clang must not pick it up silently).
+    for f in glob.glob(os.path.join(lib, "libomptarget-*.bc")):
+        os.remove(f)
+    rtl = os.path.join(out, "devicertl", "lib")
+    for f in glob.glob(os.path.join(rtl, "libomptarget-*.bc")) + \
+            [os.path.join(rtl, "libomptarget.devicertl.a")]:
+        shutil.copy2(f, os.path.join(lib, os.path.basename(f)))
+    # The resource directory (headers such as omp.h, compiler-rt): Debian's.
+    os.makedirs(os.path.join(lib, "clang"), exist_ok=True)
+    symlink(os.path.join(DEB_LIB, "clang", "19"), os.path.join(lib, "clang", "19"))
+    # ROCm device libraries from Debian's rocm-device-libs, found by clang
+    # next to its installation (<prefix>/amdgcn/bitcode).
+    os.makedirs(os.path.join(prefix, "amdgcn"), exist_ok=True)
+    symlink(os.path.join(MULTIARCH, "amdgcn", "bitcode"),
+            os.path.join(prefix, "amdgcn", "bitcode"))
+    with open(os.path.join(prefix, "ompds-build.json"), "w") as f:
+        json.dump({"mode": "overlay", "series_version": ser_version(),
+                   "series_digest": series_digest(), "device_archs": archs.split(";")},
+                  f, indent=1)
+
+
+def ser_version():
+    with open(os.path.join(ser.PATCHES, "VERSION")) as f:
+        return f.read().strip()
+
+
+# --- main --------------------------------------------------------------------
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=os.path.join(
+        os.environ.get("OMPDS_BUILD", os.path.join(ROOT, "build")), "overlay"))
+    ap.add_argument("--prefix", default=os.path.join(
+        os.environ.get("OMPDS_BUILD", os.path.join(ROOT, "build")), "toolchain"))
+    ap.add_argument("--archs", default=os.environ.get("OMPDS_DEVICE_ARCHS", DEFAULT_ARCHS),
+                    help="DeviceRTL architectures (default: %(default)s)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--no-install-packages", action="store_true",
+                    help="fail instead of installing missing Debian packages")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="print what would be compiled, build nothing")
+    args = ap.parse_args()
+
+    ensure_packages(not args.no_install_packages)
+    check_debian_version()
+    base = ser.base_dir("debian")
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    src, touched = prepare_source(out, base)
+    tus, headers, td_targets, ignored = classify(src, touched)
+
+    if headers:
+        note("computing the include graph for %d touched headers" % len(headers))
+        graph = scan_includes(src)
+        inc = includers(graph, headers)
+        extra = {f for f in inc if f.startswith(("llvm/lib/", "clang/lib/"))
+                 and f.endswith((".cpp", ".c"))}
+        tool_mains = {m for t in TOOLS.values() for m in t[0]}
+        extra_tools = {f for f in inc if f.endswith((".cpp", ".c"))
+                       and f.startswith(("llvm/tools/", "clang/tools/"))} - tool_mains
+        if extra_tools:
+            note("not relinked, though they include a touched header: %s"
+                 % ", ".join(sorted(extra_tools)))
+        if len(extra) > MAX_AFFECTED_TUS:
+            die("the touched headers %s are included by %d library translation units; "
+                "the overlay stops above %d.\n  Use scripts/build --mode full for this series."
+                % (", ".join(sorted(headers)), len(extra), MAX_AFFECTED_TUS))
+        tus |= extra
+    for t in td_targets:
+        for f in glob.glob(os.path.join(src, "llvm/lib/Target", t, "**", "*.cpp"),
+                           recursive=True):
+            tus.add(os.path.relpath(f, src))
+
+    gen = os.path.join(out, "gen")
+    write_generated(gen)
+    version = ser_version()
+    by_archive = write_ninja(out, src, gen, tus, td_targets, args.archs, version, args.jobs)
+    note("series %s: %d translation units into %d archives, %d tools, DeviceRTL for %s"
+         % (version, len(tus), len(by_archive), len(TOOLS), args.archs))
+    for arc, objs in sorted(by_archive.items()):
+        note("  %s: %s" % (arc, ", ".join(os.path.basename(o)[:-2] for o in objs)))
+    if args.dry_run:
+        return 0
+    run(["ninja", "-C", out, "-j", str(args.jobs)])
+    assemble_prefix(out, os.path.abspath(args.prefix), args.archs)
+    note("done: %s/bin/clang" % os.path.abspath(args.prefix))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
