@@ -169,7 +169,9 @@ def break_link(path):
         os.replace(tmp, path)
 
 
-def prepare_source(out, base):
+def prepare_source(out, base, dirs=None):
+    """<out>/src: hard-linked copy of `base` (only `dirs`, default all) with
+    the series applied. Recreated when the series changes."""
     src = os.path.join(out, "src")
     stamp = os.path.join(out, "src.stamp")
     digest = series_digest()
@@ -184,7 +186,9 @@ def prepare_source(out, base):
     note("preparing the patched source tree (%d patches on Debian's base)" % len(names))
     shutil.rmtree(src, ignore_errors=True)
     os.makedirs(src)
-    for d in SRC_DIRS:
+    for d in dirs or sorted(os.listdir(base)):
+        if d.startswith(".") or d.endswith(".stamp"):
+            continue
         run(["cp", "-al", os.path.join(base, d), os.path.join(src, d)])
     run(["git", "init", "-q", src])
     # Files that changed between the old and the new series get fresh inodes
@@ -503,9 +507,13 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs):
         "-DOPT_TOOL=" + os.path.join(tc, "opt"),
         "-DPACKAGER_TOOL=" + DEB + "/bin/clang-offload-packager",
     ]
-    rtl_cmd = "%s >%s/cmake.log && ninja -C %s -j%d omptarget.devicertl " \
-              "omptarget.devicertl.nvptx omptarget.devicertl.amdgpu" % (
-                  " ".join(map(shlex.quote, cmake_args)), rtl, rtl, jobs)
+    # The DeviceRTL's own rules do not depend on the tools (they are given as
+    # paths); this rule only runs when a tool or a source changed, so start
+    # from a clean DeviceRTL build.
+    rtl_cmd = "%s >%s/cmake.log && ninja -C %s -t clean >/dev/null && " \
+              "ninja -C %s -j%d omptarget.devicertl omptarget.devicertl.nvptx " \
+              "omptarget.devicertl.amdgpu" % (
+                  " ".join(map(shlex.quote, cmake_args)), rtl, rtl, rtl, jobs)
     devsrc = sorted(glob.glob(os.path.join(src, "offload/DeviceRTL/src/*"))
                     + glob.glob(os.path.join(src, "offload/DeviceRTL/include/*"))
                     + [os.path.join(src, "offload/DeviceRTL/CMakeLists.txt")])
@@ -527,7 +535,7 @@ def write_generated(gen):
     os.makedirs(os.path.join(gen, "include/clang/Basic"), exist_ok=True)
     files = {
         # Debian builds from a tarball: no VCS revision is recorded.
-        "include/clang/Basic/VCSVersion.inc": "// No VCS revision (Debian source build).\n",
+        "clang/lib/Basic/VCSVersion.inc": "// No VCS revision (Debian source build).\n",
         "clang-driver.cpp": (
             '#include "llvm/ADT/ArrayRef.h"\n#include "llvm/Support/InitLLVM.h"\n'
             '#include "llvm/Support/LLVMDriver.h"\n\n'
@@ -558,13 +566,21 @@ def symlink(target, link):
     os.symlink(target, link)
 
 
+HOST_TRIPLE = "x86_64-pc-linux-gnu"
+
+
 def assemble_prefix(out, prefix, archs):
-    """build/toolchain: our tools and DeviceRTL, Debian's runtimes and headers."""
+    """build/toolchain: our tools and DeviceRTL, Debian's runtimes and headers.
+
+    Runtimes go to lib/<host triple>/, the per-target runtime directory that
+    clang searches next to its binary: the DeviceRTL and libomp are found with
+    no LIBRARY_PATH and no flags, and Debian's DeviceRTL is never picked up."""
     note("assembling %s" % prefix)
     b = os.path.join(prefix, "bin")
-    lib = os.path.join(prefix, "lib")
+    rt = os.path.join(prefix, "lib", HOST_TRIPLE)
+    shutil.rmtree(rt, ignore_errors=True)
     os.makedirs(b, exist_ok=True)
-    os.makedirs(lib, exist_ok=True)
+    os.makedirs(rt)
     for t in TOOLS:
         dst = os.path.join(b, t)
         if os.path.lexists(dst):
@@ -577,29 +593,37 @@ def assemble_prefix(out, prefix, archs):
             symlink(os.path.join(DEB, "bin", t), os.path.join(b, t))
     # Host runtimes and the offload plugins: Debian's, unchanged.
     for f in glob.glob(os.path.join(DEB_LIB, "libomp*.so*")) + \
-            glob.glob(os.path.join(DEB_LIB, "libomptarget*.so*")) + \
-            glob.glob(os.path.join(DEB_LIB, "libarcher*.so")) + \
-            glob.glob(os.path.join(DEB_LIB, "libompd*.so")):
-        symlink(f, os.path.join(lib, os.path.basename(f)))
-    # Our DeviceRTL only (never Debian's: clang must not pick it up silently).
-    for f in glob.glob(os.path.join(lib, "libomptarget-*.bc")):
-        os.remove(f)
+            glob.glob(os.path.join(DEB_LIB, "libarcher*.so")):
+        symlink(f, os.path.join(rt, os.path.basename(f)))
+    # Our DeviceRTL only.
     rtl = os.path.join(out, "devicertl", "lib")
     for f in glob.glob(os.path.join(rtl, "libomptarget-*.bc")) + \
             [os.path.join(rtl, "libomptarget.devicertl.a")]:
-        shutil.copy2(f, os.path.join(lib, os.path.basename(f)))
+        shutil.copy2(f, os.path.join(rt, os.path.basename(f)))
     # The resource directory (headers such as omp.h, compiler-rt): Debian's.
-    os.makedirs(os.path.join(lib, "clang"), exist_ok=True)
-    symlink(os.path.join(DEB_LIB, "clang", "19"), os.path.join(lib, "clang", "19"))
+    os.makedirs(os.path.join(prefix, "lib", "clang"), exist_ok=True)
+    symlink(os.path.join(DEB_LIB, "clang", "19"), os.path.join(prefix, "lib", "clang", "19"))
     # ROCm device libraries from Debian's rocm-device-libs, found by clang
     # next to its installation (<prefix>/amdgcn/bitcode).
     os.makedirs(os.path.join(prefix, "amdgcn"), exist_ok=True)
+    write_config_files(b)
     symlink(os.path.join(MULTIARCH, "amdgcn", "bitcode"),
             os.path.join(prefix, "amdgcn", "bitcode"))
     with open(os.path.join(prefix, "ompds-build.json"), "w") as f:
         json.dump({"mode": "overlay", "series_version": ser_version(),
                    "series_digest": series_digest(), "device_archs": archs.split(";")},
                   f, indent=1)
+
+
+def write_config_files(bindir):
+    """clang.cfg/clang++.cfg next to clang (read by default since clang 16):
+    executables find libomp and libomptarget without LD_LIBRARY_PATH. lit sets
+    CLANG_NO_DEFAULT_CONFIG, so regression tests do not see it."""
+    text = ("# ompds: OpenMP executables find this toolchain's runtimes\n"
+            "# (lib/<triple>) through their RUNPATH.\n-frtlib-add-rpath\n")
+    for name in ("clang.cfg", "clang++.cfg"):
+        with open(os.path.join(bindir, name), "w") as f:
+            f.write(text)
 
 
 def ser_version():
@@ -631,7 +655,7 @@ def main():
     base = ser.base_dir("debian")
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
-    src, touched = prepare_source(out, base)
+    src, touched = prepare_source(out, base, SRC_DIRS)
     tus, headers, td_targets, ignored = classify(src, touched)
 
     if headers:

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The DeviceRTL's smart stack size is a build option
+# (LIBOMPTARGET_DEVICE_SHARED_SCRATCHPAD_SIZE, patch
+# OpenMP-DeviceRTL-Make-the-smart-stack-size-a-build-option.patch):
+#  - the toolchain's DeviceRTL has the default 512-byte stack;
+#  - a DeviceRTL configured with 2048 has a 2048-byte stack;
+#  - a size that is not a multiple of 16 is rejected at configure time.
+set -euo pipefail
+. "$(dirname "$0")/../lib/env.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+stack_type() {
+  "$TC/bin/llvm-dis" "$1" -o "$work/rtl.ll"
+  grep -m1 '^%"struct.(anonymous namespace)::SharedMemorySmartStackTy" = type' "$work/rtl.ll" || true
+}
+
+t=$(stack_type "$TC/lib/x86_64-pc-linux-gnu/libomptarget-nvptx-sm_90.bc")
+[[ "$t" == *"{ [512 x i8], [1024 x i8] }"* ]] || fail "default smart stack: $t"
+t=$(stack_type "$TC/lib/x86_64-pc-linux-gnu/libomptarget-amdgpu-gfx90a.bc")
+[[ "$t" == *"{ [512 x i8], [1024 x i8] }"* ]] || fail "default smart stack (gfx90a): $t"
+
+configure() {
+  cmake -G Ninja -S "$OMPDS_ROOT/scripts/cmake/devicertl" -B "$work/$1" \
+    -DOMPDS_SOURCE_DIR="$SRC" -DOMPDS_LLVM_INCLUDE_DIR=/usr/lib/llvm-19/include \
+    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DLIBOMPTARGET_DEVICE_ARCHITECTURES=sm_90 \
+    -DCLANG_TOOL="$TC/bin/clang" -DLINK_TOOL="$TC/bin/llvm-link" \
+    -DOPT_TOOL="$TC/bin/opt" -DPACKAGER_TOOL="$TC/bin/clang-offload-packager" \
+    -DLIBOMPTARGET_DEVICE_SHARED_SCRATCHPAD_SIZE="$2"
+}
+
+configure big 2048 >"$work/big.log" 2>&1 || { cat "$work/big.log"; fail "configure with 2048"; }
+ninja -C "$work/big" omptarget-nvptx-sm_90-bc >>"$work/big.log" 2>&1 ||
+  { tail -20 "$work/big.log"; fail "build with 2048"; }
+t=$(stack_type "$work/big/lib/libomptarget-nvptx-sm_90.bc")
+[[ "$t" == *"{ [2048 x i8], [1024 x i8] }"* ]] || fail "2048-byte smart stack: $t"
+
+if configure bad 100 >"$work/bad.log" 2>&1; then
+  fail "a 100-byte smart stack was accepted"
+fi
+# CMake wraps its messages: compare with whitespace folded.
+tr -s ' \n' ' ' <"$work/bad.log" |
+  grep -q "LIBOMPTARGET_DEVICE_SHARED_SCRATCHPAD_SIZE must be a multiple of 16 .* not '100'" ||
+  { cat "$work/bad.log"; fail "no clear message for a bad size"; }
+echo "PASS: DeviceRTL smart stack size option"
