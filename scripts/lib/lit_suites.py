@@ -218,6 +218,13 @@ def path(p):
 """
 
 
+# Appended: runs after the main config. Python tests import their neighbours
+# (NVPTX's wmma-*.py import wmma.py), which would write __pycache__ into SRC.
+SITE_FOOTER = """
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+"""
+
+
 def configure_site_cfg(template, out, values):
     """Fill in a lit.site.cfg.py.in as CMake's configure_lit_site_cfg does."""
     with open(template) as f:
@@ -244,7 +251,7 @@ def configure_site_cfg(template, out, values):
             % (template, ", ".join(sorted(missing))))
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
-        f.write(text)
+        f.write(text + SITE_FOOTER)
 
 
 LLVM_LIT = """\
@@ -300,10 +307,8 @@ def expand(src, patterns):
 
 def lit_env():
     """The environment for lit: nothing that would change which tests run or how."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("LIT_") and k != "CLANG"}  # CLANG overrides %clang
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return env
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith("LIT_") and k != "CLANG"}  # CLANG overrides %clang
 
 
 def run_suite(llvm_lit, src, work, name, paths, jobs):

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The series tools must fail on a broken series. Each case copies the project's
+# scripts and patches into a scratch checkout, breaks one thing, and expects
+# the named tool to fail with the named message.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+
+scratch() {
+  rm -rf "$work/p"
+  mkdir -p "$work/p"
+  cp -r "$root/scripts" "$root/patches" "$work/p/"
+}
+
+expect_fail() { # description, expected message, command...
+  local what=$1 msg=$2
+  shift 2
+  local out
+  if out=$(cd "$work/p" && OMPDS_BUILD="$work/p/build" "$@" 2>&1); then
+    echo "FAIL: $what: '$*' succeeded"
+    fails=$((fails + 1))
+  elif ! grep -q -- "$msg" <<<"$out"; then
+    echo "FAIL: $what: '$*' failed without saying '$msg':"
+    echo "$out" | sed 's/^/    /'
+    fails=$((fails + 1))
+  else
+    echo "ok: $what"
+  fi
+}
+
+first=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$root/patches/series" | head -1)
+
+scratch
+sed -i '/^Upstream-Status:/d' "$work/p/patches/$first"
+expect_fail "missing Upstream-Status" "Upstream-Status" scripts/lint-series --no-format
+
+scratch
+cp "$work/p/patches/$first" "$work/p/patches/Stray.patch"
+expect_fail "unlisted patch file" "not listed in patches/series" scripts/lint-series --no-format
+
+scratch
+mv "$work/p/patches/$first" "$work/p/patches/renamed.patch"
+sed -i "s/^$first\$/renamed.patch/" "$work/p/patches/series"
+expect_fail "file name not derived from the subject" "must derive from its subject" scripts/lint-series --no-format
+
+scratch
+python3 - "$work/p/patches/$first" <<'PY'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+# Drop the explanation: keep the subject and the trailer only.
+head, _, rest = s.partition("\n\n")
+status = re.search(r"^Upstream-Status: .*$", rest, re.M).group(0)
+diff = rest[re.search(r"^diff --git ", rest, re.M).start():]
+open(p, "w").write(head + "\n\nShort.\n\n" + status + "\n\n" + diff)
+PY
+expect_fail "no explanation of why" "must say why" scripts/lint-series --no-format
+
+scratch
+python3 - "$work/p/patches/$first" <<'PY'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+cur = ""
+for i, l in enumerate(lines):
+    if l.startswith("diff --git "):
+        cur = l
+    elif cur.endswith(".cpp") and l.startswith("+") and not l.startswith("+++") and "(" in l:
+        lines[i] = l.replace("(", " ( ", 1)
+        break
+open(p, "w").write("\n".join(lines))
+PY
+if grep -q '^diff --git .*\.cpp$' "$work/p/patches/$first"; then
+  expect_fail "added lines not clang-format clean" "not clang-format clean" scripts/lint-series
+fi
+
+scratch
+sed -i 's/^ \(.*\)$/ \1 broken-context/' "$work/p/patches/$first"
+expect_fail "patch that no longer applies" "does not apply" scripts/check-series pristine
+
+scratch
+# A hand edit that git am still accepts but that export would not produce.
+sed -i '0,/^Date: .*/s//Date: Thu, 1 Jan 2099 00:00:00 +0000/' "$work/p/patches/$first"
+printf '\n' >>"$work/p/patches/$first"
+expect_fail "patch file that does not round-trip" "differs from its export" scripts/export-patches --check
+
+[ "$fails" = 0 ] || { echo "FAIL: $fails series-tool checks"; exit 1; }
+echo "PASS: series tools reject broken series"
