@@ -13,7 +13,11 @@
  * afterwards; a private copy would therefore be caught.
  *
  * Macros (all optional):
- *   N        number of distinct shared scalars, decimal literal 1..64 (default 8)
+ *   N        number of distinct shared scalars, integer literal 1..64
+ *            (default 8).  The reading parallel region gets N+2 arguments
+ *            (c1..cN, a, t); stock LLVM 19's DeviceRTL handles at most 64
+ *            outlined-function arguments in invokeMicrotask, so N >= 63 hits
+ *            its "Too many arguments" trap at -O2 (see README.md).
  *   INSIDE   1: c1..cN are declared inside the target region (default)
  *            0: declared in the host function and captured by the target
  *               region with firstprivate, then shared by the parallel regions
@@ -85,13 +89,20 @@
 
 /* Device side.  a[] is updated in place (as in the paper), cout[] receives
  * the final value of every shared scalar per block, info[0] the number of
- * teams, info[1] omp_is_initial_device().  Returns the number of outside
- * scalars whose host value changed (must be 0: they are firstprivate). */
+ * teams, info[1] omp_is_initial_device() (from a separate probe region:
+ * OpenMP allows no other runtime call strictly nested in `teams`).  Returns
+ * the number of outside scalars whose host value changed (must be 0: they
+ * are firstprivate). */
 static int run_target(int *a, int *cout, int *info, int seed) {
   int bad = 0;
 #if !INSIDE
   FOR_EACH_VAR(DECL)
 #endif
+  int on_host = -1;
+#pragma omp target map(from : on_host)
+  on_host = omp_is_initial_device();
+  info[1] = on_host;
+
 #pragma omp target teams num_teams(TEAMS) thread_limit(WORKERS)               \
     map(tofrom : a[:SIZE], cout[:TEAMS * N], info[:2])                        \
     firstprivate(CAPTURED_VARS seed)
@@ -101,10 +112,8 @@ static int run_target(int *a, int *cout, int *info, int seed) {
 #endif
     int team = omp_get_team_num();
     int nteams = omp_get_num_teams();
-    if (team == 0) {
+    if (team == 0)
       info[0] = nteams;
-      info[1] = omp_is_initial_device();
-    }
     /* One block per team when all TEAMS teams are created (the GPU case);
      * fewer teams (possible on the host fallback) process several blocks
      * each, in order, carrying their copies of c1..cN along. */
@@ -188,7 +197,10 @@ int main(void) {
 
   printf("fig5 N=%d INSIDE=%d TEAMS=%d WORKERS=%d ran on %s with %d teams: "
          "%s\n",
-         N, INSIDE, TEAMS, WORKERS, info[1] == 0 ? "device" : info[1] == 1 ? "host" : "?",
+         N, INSIDE, TEAMS, WORKERS,
+         info[1] == 0   ? "device"
+         : info[1] == 1 ? "host"
+                        : "?",
          info[0], errors ? "FAIL" : "PASS");
   return errors ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -66,17 +66,21 @@
 /* Device side.  a[] is updated in place (as in the paper), sums[] receives
  * a position-weighted checksum of every shared array per block after the
  * workers wrote it, info[0] the number of teams, info[1]
- * omp_is_initial_device(). */
+ * omp_is_initial_device() (from a separate probe region: OpenMP allows no
+ * other runtime call strictly nested in `teams`). */
 static void run_target(int *a, int *sums, int *info) {
+  int on_host = -1;
+#pragma omp target map(from : on_host)
+  on_host = omp_is_initial_device();
+  info[1] = on_host;
+
 #pragma omp target teams num_teams(TEAMS) thread_limit(WORKERS)               \
     map(tofrom : a[:SIZE], sums[:TEAMS * M], info[:2])
   {
     int team = omp_get_team_num();
     int nteams = omp_get_num_teams();
-    if (team == 0) {
+    if (team == 0)
       info[0] = nteams;
-      info[1] = omp_is_initial_device();
-    }
     /* One block per team when all TEAMS teams are created (the GPU case);
      * otherwise teams take several blocks in turn. */
     for (int t = team; t < TEAMS; t += nteams) {

@@ -16,6 +16,11 @@ Run the same suites against Debian's binaries and against ours, then compare:
   lit_suites.py --src SRC --bin build/toolchain/bin --work W/ours --json ours.json
   lit_suites.py --compare stock.json ours.json     # exit 1 on new failures
 
+Tests with no stock reference (those the series adds) are checked on their own:
+
+  lit_suites.py --src SRC --bin BIN --work W/new --tests PATH --json new.json
+  lit_suites.py --require-pass new.json            # exit 1 if one failed
+
 The JSON holds {"results": {test path relative to SRC: lit result code},
 "suites": {name: {"paths", "time_s", "counts"}}}. Each suite's lit output is
 kept in WORK/<suite>.log, lit's own JSON report (with the output of failing
@@ -66,15 +71,19 @@ def note(msg):
 # --- configuration -----------------------------------------------------------
 
 
-def llvm_config(bindir, *args):
-    """The output lines of BINDIR/llvm-config ARGS (one line per argument)."""
+def llvm_config(bindir, arg):
+    """The output of BINDIR/llvm-config ARG.
+
+    One option per call: llvm-config does not print its answers in the order
+    of its options (--shared-mode comes last).
+    """
     exe = os.path.join(bindir, "llvm-config")
     if not os.path.exists(exe):
         die("%s not found: lit's configs ask it for the targets and asserts" % exe)
-    res = subprocess.run([exe] + list(args), capture_output=True, text=True)
+    res = subprocess.run([exe, arg], capture_output=True, text=True)
     if res.returncode != 0:
-        die("%s %s failed: %s" % (exe, " ".join(args), res.stderr.strip()))
-    return res.stdout.splitlines()
+        die("%s %s failed: %s" % (exe, arg, res.stderr.strip()))
+    return res.stdout.strip()
 
 
 def cmake_vars(path):
@@ -87,12 +96,12 @@ def cmake_vars(path):
 
 def cmake_bool(value):
     """CMake's truth value of a string, as llvm_canonicalize_cmake_booleans."""
-    return value.strip('"').upper() not in (
-        "", "0", "OFF", "NO", "FALSE", "N", "IGNORE", "NOTFOUND") \
-        and not value.upper().endswith("-NOTFOUND")
+    v = value.strip('"').upper()
+    return v not in ("", "0", "OFF", "NO", "FALSE", "N", "IGNORE", "NOTFOUND") \
+        and not v.endswith("-NOTFOUND")
 
 
-def site_values(src, bindir, work):
+def site_values(src, bindir, work, ptxas=""):
     """Values for the @NAME@ placeholders of llvm/ and clang/test/lit.site.cfg.py.in.
 
     Paths point at SRC (sources), BINDIR (tools) and WORK (object roots, hence
@@ -100,9 +109,8 @@ def site_values(src, bindir, work):
     LLVMConfig.cmake; what the host offers (compilers, gold, Python modules)
     is looked up here, as CMake does.
     """
-    version, host, targets, assertions, cmakedir = llvm_config(
-        bindir, "--version", "--host-target", "--targets-built", "--assertion-mode",
-        "--cmakedir")
+    version, host, targets, assertions, cmakedir = (llvm_config(bindir, a) for a in (
+        "--version", "--host-target", "--targets-built", "--assertion-mode", "--cmakedir"))
     cm = cmake_vars(os.path.join(cmakedir, "LLVMConfig.cmake"))
 
     def on(name):
@@ -144,8 +152,8 @@ def site_values(src, bindir, work):
         "OCAMLFIND": "",
         "HAVE_OCAMLOPT": False,
         "OCAMLFLAGS": "",
-        # Not set by CMake unless asked for; LLVM_PTXAS_EXECUTABLE enables it.
-        "PTXAS_EXECUTABLE": "",
+        # Not set by CMake unless asked for (LLVM_PTXAS_EXECUTABLE); --ptxas.
+        "PTXAS_EXECUTABLE": ptxas,
         "LLVM_HAVE_OPT_VIEWER_MODULES": opt_viewer,
         "LLVM_LIT_ERRC_MESSAGES": "",
         "SHLIBEXT": ".so",
@@ -269,9 +277,9 @@ main({"build_mode": "Release", "config_map": %(config_map)r})
 """
 
 
-def configure(src, bindir, work):
+def configure(src, bindir, work, ptxas=""):
     """Write the site configs and WORK/llvm-lit; return llvm-lit's path."""
-    values = site_values(src, bindir, work)
+    values = site_values(src, bindir, work, ptxas)
     config_map = {}
     for tree in TEST_TREES:
         site = os.path.join(work, tree, "lit.site.cfg.py")
@@ -349,6 +357,7 @@ def counts(codes):
 
 
 def run(args):
+    """Configure WORK, run the selected suites and write the JSON."""
     src = os.path.realpath(args.src)
     bindir = os.path.abspath(args.bin)
     work = os.path.abspath(args.work)
@@ -358,7 +367,7 @@ def run(args):
     if work == src or work.startswith(src + "/"):
         die("the work directory must not be inside the source tree")
     os.makedirs(work, exist_ok=True)
-    llvm_lit = configure(src, bindir, work)
+    llvm_lit = configure(src, bindir, work, args.ptxas)
 
     runs = {s: SUITES[s] for s in args.suite or ([] if args.tests else SUITES)}
     if args.tests:
@@ -429,11 +438,30 @@ def cmd_compare(stock_path, ours_path):
     return 1 if new_failures or missing else 0
 
 
+def cmd_require_pass(path):
+    """Check one run on its own: 1 if a test failed or none ran.
+
+    For the tests the series adds, which have no stock reference. UNSUPPORTED
+    tests are listed, not counted as failures.
+    """
+    with open(path) as f:
+        results = json.load(f)["results"]
+    failed = sorted(t for t, c in results.items() if c in FAILING)
+    skipped = sorted(t for t, c in results.items() if c == "UNSUPPORTED")
+    print("%d tests: %s" % (len(results), ", ".join(
+        "%s %d" % kv for kv in counts(results.values()).items())))
+    for t in failed + skipped:
+        print("  %-11s %s" % (results[t], t))
+    return 1 if failed or not results else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--compare", nargs=2, metavar=("STOCK.json", "OURS.json"),
                     help="compare two runs; exit 1 on new failures or missing tests")
+    ap.add_argument("--require-pass", metavar="RESULTS.json",
+                    help="check one run: exit 1 if a test failed or none ran")
     ap.add_argument("--src", help="the source tree (only read)")
     ap.add_argument("--bin", help="the directory of the tools to test")
     ap.add_argument("--work", help="where the site configs go and the tests run")
@@ -444,12 +472,18 @@ def main():
                          "(repeatable; reported as suite 'tests')")
     ap.add_argument("--json", help="where to write the results")
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--ptxas", default="", metavar="PATH",
+                    help="enable the ptxas feature and %%ptxas-verify with this ptxas "
+                         "(upstream suites are run without: CUDA 13's ptxas rejects "
+                         "their default sm_60)")
     args = ap.parse_args()
     if args.compare:
         return cmd_compare(*args.compare)
+    if args.require_pass:
+        return cmd_require_pass(args.require_pass)
     for opt in ("src", "bin", "work", "json"):
         if not getattr(args, opt):
-            ap.error("--%s is required (unless --compare)" % opt)
+            ap.error("--%s is required (unless --compare or --require-pass)" % opt)
     return run(args)
 
 
