@@ -212,7 +212,7 @@ def prepare_source(out, base, dirs=None):
 
 # --- what to compile ---------------------------------------------------------
 
-INCLUDE_RE = re.compile(rb'^\s*#\s*(?:include|import)\s*[<"]([^>"]+)[>"]', re.M)
+INCLUDE_RE = re.compile(rb'^\s*#\s*(?:include|import)\s*([<"])([^>"]+)[>"]', re.M)
 SCAN_DIRS = ["llvm/include", "llvm/lib", "llvm/tools", "clang/include", "clang/lib",
              "clang/tools"]
 SOURCE_EXT = (".cpp", ".c", ".h", ".inc", ".def")
@@ -231,15 +231,18 @@ def scan_includes(src):
                     with open(path, "rb") as f:
                         data = f.read()
                     graph[os.path.relpath(path, src)] = [
-                        m.decode(errors="replace") for m in INCLUDE_RE.findall(data)]
+                        (q == b'"', m.decode(errors="replace"))
+                        for q, m in INCLUDE_RE.findall(data)]
     return graph
 
 
 def includers(graph, headers):
     """Every file that includes one of `headers`, transitively.
 
-    An include name matches a file when the file's path ends with it, which
-    over-approximates the compiler's lookup: never fewer files, maybe more."""
+    A quoted include names the file next to the includer when there is one,
+    as the compiler's lookup does. Otherwise an include name matches a file
+    when the file's path ends with it, which over-approximates the lookup
+    through the include path: never fewer files, maybe more."""
     affected = set(headers)
     by_base = {}
     for h in affected:
@@ -250,7 +253,16 @@ def includers(graph, headers):
         for f, incs in graph.items():
             if f in affected:
                 continue
-            for inc in incs:
+            for quoted, inc in incs:
+                if quoted:
+                    local = os.path.normpath(os.path.join(os.path.dirname(f), inc))
+                    if local in graph:
+                        if local in affected:
+                            affected.add(f)
+                            by_base.setdefault(os.path.basename(f), set()).add(f)
+                            changed = True
+                            break
+                        continue
                 cands = by_base.get(os.path.basename(inc))
                 if cands and any(c == inc or c.endswith("/" + inc) for c in cands):
                     affected.add(f)
@@ -265,8 +277,9 @@ LIB_DECL_RE = re.compile(
     r"\s*\(\s*([A-Za-z0-9_]+)", re.M)
 
 
-def archive_of(src, rel):
-    """The Debian archive (file name) whose member `rel` is compiled into."""
+def library_decl(src, rel):
+    """(directory, archive file name) of the library `rel` is compiled into:
+    the nearest enclosing CMakeLists.txt that declares a library."""
     d = os.path.dirname(rel)
     while d and d not in ("llvm/lib", "clang/lib", "llvm", "clang"):
         cm = os.path.join(src, d, "CMakeLists.txt")
@@ -277,9 +290,18 @@ def archive_of(src, rel):
                 kind, name = m.groups()
                 if kind == "add_llvm_target":
                     name = "LLVM" + name
-                return "lib%s.a" % name
+                return d, "lib%s.a" % name
         d = os.path.dirname(d)
-    return None
+    return None, None
+
+
+def library_dir(src, rel):
+    return library_decl(src, rel)[0]
+
+
+def archive_of(src, rel):
+    """The Debian archive (file name) whose member `rel` is compiled into."""
+    return library_decl(src, rel)[1]
 
 
 def classify(src, touched):
@@ -369,8 +391,12 @@ def compile_flags(src, gen, rel):
         flags += CLANG_FLAGS
     if rel.startswith("llvm/lib/Target/"):
         flags += TARGET_FLAGS
-    # The component directory (and the target directory for its subdirectories).
+    # The file's directory, the directory of the library it belongs to (as
+    # CMake's current source directory), and the target directory.
     inc = [os.path.join(src, d), os.path.join(gen, d)]
+    lib_dir = library_dir(src, rel)
+    if lib_dir and lib_dir != d:
+        inc += [os.path.join(src, lib_dir), os.path.join(gen, lib_dir)]
     m = re.match(r"(llvm/lib/Target/[^/]+)/", rel)
     if m:
         inc += [os.path.join(src, m.group(1)), os.path.join(gen, m.group(1))]
@@ -679,6 +705,9 @@ def main():
         for f in glob.glob(os.path.join(src, "llvm/lib/Target", t, "**", "*.cpp"),
                            recursive=True):
             tus.add(os.path.relpath(f, src))
+    # Target sources include their tablegen output, which Debian does not
+    # ship: generate it for every target something is compiled in.
+    td_targets |= {rel.split("/")[3] for rel in tus if rel.startswith("llvm/lib/Target/")}
 
     gen = os.path.join(out, "gen")
     write_generated(gen)
