@@ -467,7 +467,7 @@ def main():
     ap.add_argument("--work", help="where the site configs go and the tests run")
     ap.add_argument("--suite", action="append", choices=sorted(SUITES),
                     help="a suite to run (repeatable; default: all, unless --tests)")
-    ap.add_argument("--tests", action="append", metavar="PATH",
+    ap.add_argument("--tests", action="extend", nargs="+", metavar="PATH",
                     help="also run these test files or directories, relative to --src "
                          "(repeatable; reported as suite 'tests')")
     ap.add_argument("--json", help="where to write the results")
