@@ -65,6 +65,7 @@ def git(args, cwd, check=True, capture=True, env=None):
          "-c", "commit.gpgsign=false", "-c", "diff.noprefix=false",
          "-c", "format.signature=", "-c", "diff.mnemonicprefix=false"] + args,
         cwd=cwd,
+        env=genv,
         stdout=subprocess.PIPE if capture else None,
         stderr=subprocess.PIPE if capture else None,
     )
