@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/bench.h"
 #include "seq.h"
 
 #ifndef M
@@ -68,12 +69,15 @@
  * workers wrote it, info[0] the number of teams, info[1]
  * omp_is_initial_device() (from a separate probe region: OpenMP allows no
  * other runtime call strictly nested in `teams`). */
+static double kernel_seconds; /* time of the last main target region */
+
 static void run_target(int *a, int *sums, int *info) {
   int on_host = -1;
 #pragma omp target map(from : on_host)
   on_host = omp_is_initial_device();
   info[1] = on_host;
 
+  double t0 = bench_now();
 #pragma omp target teams num_teams(TEAMS) thread_limit(WORKERS)               \
     map(tofrom : a[:SIZE], sums[:TEAMS * M], info[:2])
   {
@@ -98,6 +102,7 @@ static void run_target(int *a, int *sums, int *info) {
       FOR_EACH_ARRAY(CHECKSUM)
     }
   }
+  kernel_seconds = bench_now() - t0;
 }
 
 /* Host reference, written independently of the OpenMP code. */
@@ -149,5 +154,19 @@ int main(void) {
          : info[1] == 1 ? "host"
                         : "?",
          info[0], errors ? "FAIL" : "PASS");
+
+  /* Optional timing (OMPDS_BENCH_REPS, see ../common/bench.h). */
+  int reps = bench_reps();
+  double *times = bench_alloc(reps);
+  if (times) {
+#pragma omp target data map(tofrom : a[:SIZE], sums[:TEAMS * M], info[:2])
+    for (int r = 0; r <= reps; r++) {
+      run_target(a, sums, info);
+      if (r > 0)
+        times[r - 1] = kernel_seconds;
+    }
+    bench_report("main", times, reps, NULL);
+    free(times);
+  }
   return errors ? EXIT_FAILURE : EXIT_SUCCESS;
 }

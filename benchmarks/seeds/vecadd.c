@@ -29,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/bench.h"
+
 #ifndef UNROLL
 #define UNROLL 0
 #endif
@@ -125,6 +127,22 @@ int main(void) {
          : on_host == 1 ? "host"
                         : "?",
          errors ? "FAIL" : "PASS");
+
+  /* Optional timing (OMPDS_BENCH_REPS, see ../common/bench.h): a[] keeps
+   * accumulating, which no longer matters after the check. */
+  int reps = bench_reps();
+  double *times = bench_alloc(reps);
+  if (times) {
+#pragma omp target data map(tofrom : a[:VN]) map(to : b[:VN], c[:CLEN])
+    for (int r = 0; r <= reps; r++) {
+      double t0 = bench_now();
+      vector_add(n, a, b, c);
+      if (r > 0)
+        times[r - 1] = bench_now() - t0;
+    }
+    bench_report("main", times, reps, NULL);
+    free(times);
+  }
   free(a);
   free(a_ref);
   free(b);

@@ -1,0 +1,105 @@
+"""The benchmark programs and their variants (ompds benchmarks).
+
+One Program is one build: OpenMP sources (built with stock clang-19 and
+ompds) and, where there is one, the CUDA equivalent (built with nvcc), with
+the same -D macros.  `kernel` names the OpenMP kernel the tables report: the
+function that holds the target region and the region's position among that
+function's kernels (kernels are numbered in source order); the other kernels
+of the module (device/host probes) are kept in the CSV only.
+"""
+
+from dataclasses import dataclass, field
+
+# fig5 scalar counts of the default sweep: small counts, the 62/63/64 edge of
+# stock LLVM 19's 64-argument limit in invokeMicrotask (N + 2 arguments).
+FIG5_SWEEP = [1, 2, 4, 8, 16, 32, 48, 62, 63, 64]
+FIG5_SWEEP_FULL = list(range(1, 65))
+
+
+@dataclass
+class Program:
+    name: str                 # unique, e.g. "fig5-n8-in"
+    family: str               # groups rows and plots, e.g. "fig5"
+    omp: list                 # OpenMP sources, relative to benchmarks/
+    defines: list = field(default_factory=list)
+    kernel: tuple = ("", 0)   # (function, ordinal) of the reported OpenMP kernel
+    cuda: list = field(default_factory=list)      # CUDA sources (may be empty)
+    cuda_kernel: str = ""     # substring of the reported CUDA kernel's name
+    params: dict = field(default_factory=dict)    # for plots and tables
+    gpu_defines: list = field(default_factory=list)  # extra -D for run-gpu
+    note: str = ""            # one line for the tables
+
+    @property
+    def label(self):
+        return self.name
+
+
+def all_programs(sweep=None):
+    """Every program variant of the full run, in table order."""
+    sweep = sweep or FIG5_SWEEP
+    progs = []
+    # -- the paper's own figures, for the quoted numbers ------------------
+    for inside in (1, 0):
+        progs.append(Program(
+            "paper-fig5-n1-" + ("in" if inside else "out"), "paper",
+            ["programs/paper_fig5.c"], ["-DN=1", "-DINSIDE=%d" % inside],
+            ("increment_array", 0), ["cuda/paper_fig5.cu"], "increment_array",
+            {"N": 1, "inside": inside}, ["-DTEAMS=4096"],
+            "Figure 5 as printed" + (" but c1 declared in the teams region"
+                                     if inside else "")))
+    for m in (1, 2, 3, 4):
+        progs.append(Program(
+            "paper-fig6-m%d" % m, "paper", ["programs/paper_fig6.c"],
+            ["-DM=%d" % m], ("increment_array", 0), ["cuda/paper_fig6.cu"],
+            "increment_array", {"M": m}, ["-DTEAMS=4096"],
+            "Figure 6 as printed, %d array%s" % (m, "s" if m > 1 else "")))
+    # -- seeds ----------------------------------------------------------------
+    for inside in (1, 0):
+        for n in sweep:
+            progs.append(Program(
+                "fig5-n%d-%s" % (n, "in" if inside else "out"), "fig5",
+                ["seeds/fig5.c"], ["-DN=%d" % n, "-DINSIDE=%d" % inside],
+                ("run_target", 1), ["cuda/fig5.cu"], "fig5_kernel",
+                {"N": n, "inside": inside}, ["-DTEAMS=4096"]))
+    for m in (1, 2, 3, 4):
+        progs.append(Program(
+            "fig6-m%d" % m, "fig6", ["seeds/fig6.c"], ["-DM=%d" % m],
+            ("run_target", 1), ["cuda/fig6.cu"], "fig6_kernel", {"M": m},
+            ["-DTEAMS=4096"]))
+    progs.append(Program("vecadd", "vecadd", ["seeds/vecadd.c"], [],
+                         ("vector_add", 0), ["cuda/vecadd.cu"], "vectorAdd",
+                         {}, ["-DVN=8388608"]))
+    progs.append(Program("vecadd-unroll", "vecadd", ["seeds/vecadd.c"],
+                         ["-DUNROLL=1"], ("vector_add", 0), ["cuda/vecadd.cu"],
+                         "vectorAddUnroll", {}, ["-DVN=262144"]))
+    # -- LULESH-like, XSBench-like --------------------------------------------
+    progs.append(Program("lulesh-bc", "lulesh", ["programs/lulesh_bc.c"], [],
+                         ("apply_accel_bc", 0), ["cuda/lulesh_bc.cu"],
+                         "apply_accel_bc", {}, ["-DEDGE=100"]))
+    progs.append(Program("lulesh-monoq", "lulesh", ["programs/lulesh_monoq.c"],
+                         [], ("calc_monotonic_q_region", 0),
+                         ["cuda/lulesh_monoq.cu"], "calc_monotonic_q_region",
+                         {}, ["-DEDGE=100"]))
+    progs.append(Program("xsbench", "xsbench", ["programs/xsbench.c"], [],
+                         ("run_lookups", 0), ["cuda/xsbench.cu"], "run_lookups",
+                         {}, ["-DLOOKUPS=1000000"]))
+    # -- generic mode, escaping locals in device functions ----------------------
+    progs.append(Program("escape-seq", "escape", ["programs/escape_seq.c"], [],
+                         ("run_target", 0), ["cuda/escape_seq.cu"],
+                         "escape_seq_kernel", {}, ["-DTEAMS=4096"],
+                         "called from the sequential part"))
+    progs.append(Program("escape-par", "escape", ["programs/escape_par.c"], [],
+                         ("run_target", 0), ["cuda/escape_par.cu"],
+                         "escape_par_kernel", {}, ["-DTEAMS=4096"],
+                         "called from inside a parallel region"))
+    progs.append(Program("escape-xtu", "escape",
+                         ["programs/escape_xtu.c", "programs/escape_xtu_dev.c"],
+                         [], ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],
+                         "defined in another translation unit"))
+    return progs
+
+
+def quick_programs():
+    """The --quick smoke subset."""
+    return [p for p in all_programs([1])
+            if p.name in ("fig5-n1-in", "fig6-m1")]
