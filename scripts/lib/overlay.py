@@ -414,8 +414,11 @@ def per_file_defines(rel, version):
 def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs):
     n = Ninja()
     cxx = "/usr/bin/clang++-19"
-    launcher = "ccache " if shutil.which("ccache") and not os.environ.get("OMPDS_NO_CCACHE") \
-        else ""
+    # Paths under the build directory are hashed relative to it, so a fresh
+    # clone (another path) still hits the cache of an earlier one.
+    launcher = ("CCACHE_BASEDIR=%s CCACHE_NOHASHDIR=1 ccache " % shlex.quote(
+        os.path.dirname(src))) if shutil.which("ccache") and \
+        not os.environ.get("OMPDS_NO_CCACHE") else ""
     n.var("cxx", launcher + cxx)
     n.var("tblgen", DEB + "/bin/llvm-tblgen")
     n.lines.append("rule cxx\n  command = $cxx $flags -MD -MF $out.d -c $in -o $out\n"
