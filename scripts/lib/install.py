@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import series as ser  # noqa: E402
+from util import die, note  # noqa: E402
 
 DEB = "/usr/lib/llvm-19"
 HOST_TRIPLE = "x86_64-pc-linux-gnu"
@@ -47,16 +48,6 @@ TCL_DIR = "share/modulefiles-tcl"
 MAN_SRC = "/usr/share/man/man1"
 # Libraries that must come from the prefix, wherever the system would find them.
 OURS_RE = re.compile(r"^lib(LLVM|clang|lld|omp|omptarget|archer)\b")
-
-
-def die(msg):
-    sys.stderr.write("error: %s\n" % msg)
-    sys.exit(1)
-
-
-def note(msg):
-    sys.stderr.write("-- %s\n" % msg)
-    sys.stderr.flush()
 
 
 def under(path, root):

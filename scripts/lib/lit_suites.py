@@ -38,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import time
+from util import die, note  # noqa: E402
 
 # Suite name -> glob patterns relative to the source tree.
 SUITES = {
@@ -56,16 +57,6 @@ PASSING = {"PASS", "FLAKYPASS", "XFAIL"}
 
 NATIVE_ARCH = {"x86_64": "X86", "i686": "X86", "aarch64": "AArch64",
                "ppc64le": "PowerPC", "riscv64": "RISCV", "s390x": "SystemZ"}
-
-
-def die(msg):
-    sys.stderr.write("error: %s\n" % msg)
-    sys.exit(1)
-
-
-def note(msg):
-    sys.stderr.write("-- %s\n" % msg)
-    sys.stderr.flush()
 
 
 # --- configuration -----------------------------------------------------------

@@ -28,6 +28,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import series as ser  # noqa: E402
+from util import die, note  # noqa: E402
 
 DEB = "/usr/lib/llvm-19"
 DEB_LIB = DEB + "/lib"
@@ -92,16 +93,6 @@ DEFAULT_ARCHS = ("sm_70;sm_72;sm_75;sm_80;sm_86;sm_87;sm_89;sm_90;"
 # When a touched header is included by more translation units than this, the
 # overlay is no faster than a full build, and less trustworthy: refuse.
 MAX_AFFECTED_TUS = 600
-
-
-def die(msg):
-    sys.stderr.write("error: %s\n" % msg)
-    sys.exit(1)
-
-
-def note(msg):
-    sys.stderr.write("-- %s\n" % msg)
-    sys.stderr.flush()
 
 
 def run(cmd, **kw):

@@ -51,6 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import series as ser  # noqa: E402
+from util import die, note  # noqa: E402
 
 BUILD = os.environ.get("OMPDS_BUILD", os.path.join(ROOT, "build"))
 CACHE = os.environ.get("OMPDS_CACHE", os.path.join(
@@ -60,30 +61,8 @@ IDENT = {"GIT_AUTHOR_NAME": "ompds", "GIT_AUTHOR_EMAIL": "ompds@localhost",
          "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z"}
 
 
-def die(msg):
-    sys.stderr.write("error: %s\n" % msg)
-    sys.exit(1)
-
-
-def note(msg):
-    sys.stderr.write("-- %s\n" % msg)
-    sys.stderr.flush()
-
-
-def git(args, cwd, check=True, env=None):
-    """git with the settings series.py uses, and ENV really passed on."""
-    genv = dict(os.environ)
-    genv.setdefault("GIT_COMMITTER_NAME", "ompds")
-    genv.setdefault("GIT_COMMITTER_EMAIL", "ompds@localhost")
-    genv.update(env or {})
-    res = subprocess.run(["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false",
-                          "-c", "commit.gpgsign=false", "-c", "advice.detachedHead=false"]
-                         + args, cwd=cwd, env=genv,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if check and res.returncode != 0:
-        die("git %s failed in %s:\n%s" % (" ".join(args), cwd,
-                                          (res.stdout + res.stderr).decode(errors="replace")))
-    return res
+# git with the settings of the series tools (fixed identity, no autocrlf).
+git = ser.git
 
 
 def common_var(name):

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from util import die, note
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PATCHES = os.path.join(ROOT, "patches")
@@ -48,11 +49,6 @@ NO_FORMAT_RE = re.compile(r"(^|/)(test|unittests|docs)/|\.(ll|mir|s|td|txt|rst|m
 FORMAT_RE = re.compile(r"\.(c|cc|cpp|cxx|h|hh|hpp|inc|def)$")
 
 
-def die(msg):
-    sys.stderr.write("error: %s\n" % msg)
-    sys.exit(1)
-
-
 def git(args, cwd, check=True, capture=True, env=None):
     genv = dict(os.environ)
     # Deterministic commits regardless of the developer's configuration.
@@ -63,7 +59,8 @@ def git(args, cwd, check=True, capture=True, env=None):
     res = subprocess.run(
         ["git", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false",
          "-c", "commit.gpgsign=false", "-c", "diff.noprefix=false",
-         "-c", "format.signature=", "-c", "diff.mnemonicprefix=false"] + args,
+         "-c", "format.signature=", "-c", "diff.mnemonicprefix=false",
+         "-c", "advice.detachedHead=false"] + args,
         cwd=cwd,
         env=genv,
         stdout=subprocess.PIPE if capture else None,

@@ -39,19 +39,10 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import series as ser  # noqa: E402
 import rebase  # noqa: E402
+from util import die, note  # noqa: E402
 
 BUILD = os.environ.get("OMPDS_BUILD", os.path.join(ROOT, "build"))
 STATUS_LINE_RE = re.compile(r"^Upstream-Status:.*$", re.M)
-
-
-def die(msg):
-    sys.stderr.write("error: %s\n" % msg)
-    sys.exit(1)
-
-
-def note(msg):
-    sys.stderr.write("-- %s\n" % msg)
-    sys.stderr.flush()
 
 
 def git(args, cwd, check=True, env=None, input=None):
