@@ -77,4 +77,20 @@ static inline double *bench_alloc(int reps) {
   return reps > 0 ? (double *)malloc(sizeof(double) * (size_t)reps) : NULL;
 }
 
+/* Where a program's target region ran: omp_is_initial_device() gives 1 (host)
+   or 0 (device); anything else means it was not recorded. */
+static inline const char *bench_where(int on_host) {
+  return on_host == 0 ? "device" : on_host == 1 ? "host" : "?";
+}
+
+/* A well-mixed 32-bit hash, for deterministic test data. */
+static inline unsigned bench_hash(unsigned x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
 #endif /* OMPDS_BENCH_H */

@@ -105,9 +105,7 @@ int main(void) {
 
   printf("escape_par TEAMS=%d WORKERS=%d WIN=%d ran on %s: %s\n", TEAMS,
          WORKERS, WIN,
-         on_host == 0   ? "device"
-         : on_host == 1 ? "host"
-                        : "?",
+         bench_where(on_host),
          errors ? "FAIL" : "PASS");
 
   int reps = bench_reps();

@@ -121,9 +121,7 @@ int main(void) {
 
   printf("escape_seq TEAMS=%d WORKERS=%d NBINS=%d ran on %s: %s\n", TEAMS,
          WORKERS, NBINS,
-         on_host == 0   ? "device"
-         : on_host == 1 ? "host"
-                        : "?",
+         bench_where(on_host),
          errors ? "FAIL" : "PASS");
 
   int reps = bench_reps();

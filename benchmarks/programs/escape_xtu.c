@@ -73,9 +73,7 @@ int main(void) {
 
   printf("escape_xtu TEAMS=%d WORKERS=%d CHUNKS=%d ran on %s: %s\n", TEAMS,
          WORKERS, CHUNKS,
-         on_host == 0   ? "device"
-         : on_host == 1 ? "host"
-                        : "?",
+         bench_where(on_host),
          errors ? "FAIL" : "PASS");
 
   int reps = bench_reps();

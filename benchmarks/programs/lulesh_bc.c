@@ -107,9 +107,7 @@ int main(void) {
                ref[c][n]);
 
   printf("lulesh_bc EDGE=%d PLANES=%d ran on %s: %s\n", EDGE, PLANES,
-         on_host == 0   ? "device"
-         : on_host == 1 ? "host"
-                        : "?",
+         bench_where(on_host),
          errors ? "FAIL" : "PASS");
 
   int reps = bench_reps();

@@ -143,16 +143,8 @@ static void run_lookups(const int *mats, const double *concs,
   }
 }
 
-static unsigned hash(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
 static double unit(unsigned k) {
-  return (double)(hash(k) >> 8) / (double)(1u << 24);
+  return (double)(bench_hash(k) >> 8) / (double)(1u << 24);
 }
 
 int main(void) {
@@ -231,9 +223,7 @@ int main(void) {
 
   printf("xsbench NUCLIDES=%d GRIDPOINTS=%d LOOKUPS=%d ran on %s: %s\n",
          NUCLIDES, GRIDPOINTS, LOOKUPS,
-         on_host == 0   ? "device"
-         : on_host == 1 ? "host"
-                        : "?",
+         bench_where(on_host),
          errors ? "FAIL" : "PASS");
 
   int reps = bench_reps();

@@ -123,9 +123,7 @@ int main(void) {
 
   printf("vecadd UNROLL=%d VN=%d NLOOP=%d ran on %s: %s\n", UNROLL, VN,
          UNROLL ? NLOOP : 1,
-         on_host == 0   ? "device"
-         : on_host == 1 ? "host"
-                        : "?",
+         bench_where(on_host),
          errors ? "FAIL" : "PASS");
 
   /* Optional timing (OMPDS_BENCH_REPS, see ../common/bench.h): a[] keeps
