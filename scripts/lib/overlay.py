@@ -677,6 +677,8 @@ def main():
     os.makedirs(out, exist_ok=True)
     src, touched = prepare_source(out, base, SRC_DIRS)
     tus, headers, td_targets, ignored = classify(src, touched)
+    note("%d touched files need no compile of their own (tests, docs, DeviceRTL, "
+         "library CMake files, tool mains)" % len(ignored))
 
     if headers:
         note("computing the include graph for %d touched headers" % len(headers))
