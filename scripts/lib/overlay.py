@@ -50,6 +50,9 @@ PACKAGES = {
     "ccache": "/usr/bin/ccache",
     "rocm-device-libs": MULTIARCH + "/amdgcn/bitcode/ocml.bc",
     "dpkg-dev": "/usr/bin/dpkg-source",
+    # LLVM's CMake package needs zstd's and libffi's to configure offload/.
+    "libzstd-dev": MULTIARCH + "/libzstd.so",
+    "libffi-dev": MULTIARCH + "/libffi.so",
 }
 
 # Debian's flags (measured: these reproduce Debian's archive members).
@@ -65,6 +68,13 @@ TARGET_FLAGS = ["-fvisibility=hidden"]
 
 # The directories of the Debian source tree the overlay needs.
 SRC_DIRS = ["llvm", "clang", "offload", "openmp", "cmake", "third-party"]
+
+# Sources of the host offload runtime (libomptarget.so with its plugins): when
+# the series touches one, the overlay builds the library from the patched tree
+# against Debian's libLLVM instead of using Debian's.
+HOST_OFFLOAD_DIRS = ("offload/src/", "offload/include/", "offload/plugins-nextgen/",
+                     "offload/cmake/", "offload/CMakeLists.txt")
+HOST_OFFLOAD_LIB = "libomptarget.so.19.1"
 
 # Tools relinked statically: name -> (main sources, tablegen'd option files).
 TOOLS = {
@@ -304,6 +314,8 @@ def classify(src, touched):
             ignored.append(rel)
         elif rel.startswith("offload/DeviceRTL/"):
             ignored.append(rel)  # the DeviceRTL is always rebuilt
+        elif rel.startswith(HOST_OFFLOAD_DIRS):
+            ignored.append(rel)  # libomptarget is rebuilt when touched
         elif re.match(r"llvm/lib/Target/[^/]+/[^/]+\.td$", rel):
             td_targets.add(rel.split("/")[3])
         elif rel.endswith(".td"):
@@ -328,6 +340,11 @@ def classify(src, touched):
             "relinked tools and the DeviceRTL).\n  Build with scripts/build --mode full, or "
             "teach scripts/lib/overlay.py how to rebuild them." % "\n  ".join(refused))
     return tus, headers, td_targets, ignored
+
+
+def touches_host_offload(touched):
+    """Whether the series changes libomptarget (libomptarget and its plugins)."""
+    return any(rel.startswith(HOST_OFFLOAD_DIRS) for rel in touched)
 
 
 # --- ninja generation --------------------------------------------------------
@@ -402,7 +419,7 @@ def per_file_defines(rel, version):
     return []
 
 
-def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs):
+def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offload):
     n = Ninja()
     cxx = "/usr/bin/clang++-19"
     # Paths under the build directory are hashed relative to it, so a fresh
@@ -540,8 +557,40 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs):
     n.build([os.path.join(rtl, "lib/libomptarget.devicertl.a")], "devicertl", devsrc,
             implicit=[os.path.join(tc, t) for t in ("clang", "opt", "llvm-link")],
             variables={"cmd": "mkdir -p %s && %s" % (rtl, rtl_cmd), "archs": archs})
-    n.lines.append("default %s %s" % (" ".join(map(ninja_escape, bins)),
-                                       ninja_escape(os.path.join(rtl, "lib/libomptarget.devicertl.a"))))
+    defaults = bins + [os.path.join(rtl, "lib/libomptarget.devicertl.a")]
+
+    # libomptarget through offload/'s standalone CMake build against Debian's
+    # LLVM package (its libLLVM is what the library links, as Debian's does).
+    # The DeviceRTL is not built there: the rule above builds ours.
+    if host_offload:
+        off = os.path.join(out, "offload")
+        off_args = [
+            "cmake", "-G", "Ninja", "-S", os.path.join(src, "offload"), "-B", off,
+            "-DCMAKE_PROJECT_INCLUDE=" + os.path.join(ROOT, "scripts/cmake/offload-standalone.cmake"),
+            "-DLLVM_DIR=" + DEB + "/lib/cmake/llvm", "-DCMAKE_BUILD_TYPE=Release",
+            "-DCMAKE_C_COMPILER=/usr/bin/clang-19", "-DCMAKE_CXX_COMPILER=/usr/bin/clang++-19",
+            "-DLIBOMPTARGET_PLUGINS_TO_BUILD=cuda;amdgpu;host",
+            "-DLIBOMPTARGET_BUILD_DEVICERTL_BCLIB=OFF", "-DLIBOMPTARGET_OMPT_SUPPORT=ON",
+            # Debian's RUNPATH ($ORIGIN), not the build tree's.
+            "-DCMAKE_BUILD_WITH_INSTALL_RPATH=ON",
+        ]
+        if launcher:
+            off_args += ["-DCMAKE_C_COMPILER_LAUNCHER=ccache",
+                         "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
+        env = launcher.replace(" ccache ", " ") if launcher else ""
+        off_cmd = "mkdir -p %s && %s%s >%s/cmake.log && %sninja -C %s -j%d omptarget" % (
+            off, env, " ".join(map(shlex.quote, off_args)), off, env, off, jobs)
+        offsrc = sorted(f for f in glob.glob(os.path.join(src, "offload", "**", "*"),
+                                             recursive=True)
+                        if os.path.isfile(f) and
+                        os.path.relpath(f, src).startswith(HOST_OFFLOAD_DIRS) and
+                        "/test/" not in f)
+        n.lines.append("rule offload\n  command = $cmd\n  description = LIBOMPTARGET\n"
+                       "  pool = console")
+        n.build([os.path.join(off, HOST_OFFLOAD_LIB)], "offload", offsrc,
+                variables={"cmd": off_cmd})
+        defaults.append(os.path.join(off, HOST_OFFLOAD_LIB))
+    n.lines.append("default %s" % " ".join(map(ninja_escape, defaults)))
     path = os.path.join(out, "build.ninja")
     text = n.text()
     old = open(path).read() if os.path.exists(path) else None
@@ -589,7 +638,7 @@ def symlink(target, link):
 HOST_TRIPLE = "x86_64-pc-linux-gnu"
 
 
-def assemble_prefix(out, prefix, archs):
+def assemble_prefix(out, prefix, archs, host_offload):
     """build/toolchain: our tools and DeviceRTL, Debian's runtimes and headers.
 
     Runtimes go to lib/<host triple>/, the per-target runtime directory that
@@ -611,10 +660,18 @@ def assemble_prefix(out, prefix, archs):
     for t in DEBIAN_TOOLS:
         if os.path.exists(os.path.join(DEB, "bin", t)):
             symlink(os.path.join(DEB, "bin", t), os.path.join(b, t))
-    # Host runtimes and the offload plugins: Debian's, unchanged.
+    # Host runtimes: Debian's, unchanged; libomptarget and its plugins too
+    # unless the series changes them (then ours, built against Debian's
+    # libLLVM).
+    ours = os.path.join(out, "offload", HOST_OFFLOAD_LIB)
     for f in glob.glob(os.path.join(DEB_LIB, "libomp*.so*")) + \
             glob.glob(os.path.join(DEB_LIB, "libarcher*.so")):
+        if host_offload and os.path.basename(f).startswith("libomptarget.so"):
+            continue
         symlink(f, os.path.join(rt, os.path.basename(f)))
+    if host_offload:
+        shutil.copy2(ours, os.path.join(rt, HOST_OFFLOAD_LIB))
+        symlink(HOST_OFFLOAD_LIB, os.path.join(rt, "libomptarget.so"))
     # Our DeviceRTL only.
     rtl = os.path.join(out, "devicertl", "lib")
     for f in glob.glob(os.path.join(rtl, "libomptarget-*.bc")) + \
@@ -631,6 +688,7 @@ def assemble_prefix(out, prefix, archs):
             os.path.join(prefix, "amdgcn", "bitcode"))
     with open(os.path.join(prefix, "ompds-build.json"), "w") as f:
         json.dump({"mode": "overlay", "series_version": ser_version(),
+                   "libomptarget": "ours" if host_offload else "debian",
                    "series_digest": series_digest(), "device_archs": archs.split(";")},
                   f, indent=1)
 
@@ -708,15 +766,18 @@ def main():
     gen = os.path.join(out, "gen")
     write_generated(gen)
     version = ser_version()
-    by_archive = write_ninja(out, src, gen, tus, td_targets, args.archs, version, args.jobs)
-    note("series %s: %d translation units into %d archives, %d tools, DeviceRTL for %s"
-         % (version, len(tus), len(by_archive), len(TOOLS), args.archs))
+    host_offload = touches_host_offload(touched)
+    by_archive = write_ninja(out, src, gen, tus, td_targets, args.archs, version, args.jobs,
+                             host_offload)
+    note("series %s: %d translation units into %d archives, %d tools, DeviceRTL for %s%s"
+         % (version, len(tus), len(by_archive), len(TOOLS), args.archs,
+            ", libomptarget" if host_offload else ""))
     for arc, objs in sorted(by_archive.items()):
         note("  %s: %s" % (arc, ", ".join(os.path.basename(o)[:-2] for o in objs)))
     if args.dry_run:
         return 0
     run(["ninja", "-C", out, "-j", str(args.jobs)])
-    assemble_prefix(out, os.path.abspath(args.prefix), args.archs)
+    assemble_prefix(out, os.path.abspath(args.prefix), args.archs, host_offload)
     note("done: %s/bin/clang" % os.path.abspath(args.prefix))
     return 0
 
