@@ -92,6 +92,10 @@ def all_programs(sweep=None):
                          ("run_target", 0), ["cuda/escape_par.cu"],
                          "escape_par_kernel", {}, ["-DTEAMS=4096"],
                          "called from inside a parallel region"))
+    progs.append(Program("many-args", "args", ["programs/many_args.c"], [],
+                         ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],
+                         "parallel regions with 72 arguments: SPMD, generic, "
+                         "serialized"))
     progs.append(Program("escape-xtu", "escape",
                          ["programs/escape_xtu.c", "programs/escape_xtu_dev.c"],
                          [], ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],

@@ -33,6 +33,8 @@ PROGRAMS = [
     ("fig6-m4", "fig6.c", ["-DM=4"]),
     ("vecadd", "vecadd.c", []),
     ("vecadd-unroll", "vecadd.c", ["-DUNROLL=1"]),
+    # More than 64 arguments to parallel regions (stock: trap, AMDGPU link error).
+    ("many-args", "../programs/many_args.c", []),
 ]
 ARCHS = ["sm_90", "gfx90a"]
 OPTS = ["-O0", "-O2"]
