@@ -672,6 +672,8 @@ def assemble_prefix(out, prefix, archs, host_offload):
     if host_offload:
         shutil.copy2(ours, os.path.join(rt, HOST_OFFLOAD_LIB))
         symlink(HOST_OFFLOAD_LIB, os.path.join(rt, "libomptarget.so"))
+        # Its RUNPATH is $ORIGIN, as Debian's: libLLVM next to it, as there.
+        symlink(os.path.join(DEB_LIB, "libLLVM.so.19.1"), os.path.join(rt, "libLLVM.so.19.1"))
     # Our DeviceRTL only.
     rtl = os.path.join(out, "devicertl", "lib")
     for f in glob.glob(os.path.join(rtl, "libomptarget-*.bc")) + \
