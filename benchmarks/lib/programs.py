@@ -96,6 +96,9 @@ def all_programs(sweep=None):
                          ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],
                          "parallel regions with 72 arguments: SPMD, generic, "
                          "serialized"))
+    progs.append(Program("depot-reuse", "depot", ["programs/depot_reuse.c"], [],
+                         ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],
+                         "locals of disjoint scopes share depot space"))
     progs.append(Program("escape-xtu", "escape",
                          ["programs/escape_xtu.c", "programs/escape_xtu_dev.c"],
                          [], ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],

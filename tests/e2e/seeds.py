@@ -35,6 +35,8 @@ PROGRAMS = [
     ("vecadd-unroll", "vecadd.c", ["-DUNROLL=1"]),
     # More than 64 arguments to parallel regions (stock: trap, AMDGPU link error).
     ("many-args", "../programs/many_args.c", []),
+    # Locals of disjoint scopes sharing depot space.
+    ("depot-reuse", "../programs/depot_reuse.c", []),
 ]
 ARCHS = ["sm_90", "gfx90a"]
 OPTS = ["-O0", "-O2"]
