@@ -15,6 +15,7 @@ redoes what changed; ccache is used when installed.
 """
 
 import argparse
+import functools
 import glob
 import hashlib
 import json
@@ -75,6 +76,12 @@ SRC_DIRS = ["llvm", "clang", "offload", "openmp", "cmake", "third-party"]
 HOST_OFFLOAD_DIRS = ("offload/src/", "offload/include/", "offload/plugins-nextgen/",
                      "offload/cmake/", "offload/CMakeLists.txt")
 HOST_OFFLOAD_LIB = "libomptarget.so.19.1"
+
+# Clang's driver options: a change regenerates Options.inc (Debian's is
+# reproduced byte for byte by llvm-tblgen-19 from the unpatched file) and
+# recompiles every includer of clang/Driver/Options.h.
+DRIVER_OPTIONS_TD = "clang/include/clang/Driver/Options.td"
+DRIVER_OPTIONS_H = "clang/include/clang/Driver/Options.h"
 
 # Tools relinked statically: name -> (main sources, tablegen'd option files).
 TOOLS = {
@@ -237,17 +244,36 @@ def scan_includes(src):
     return graph
 
 
-def includers(graph, headers):
+def search_dirs(src, rel):
+    """The directories the overlay's compile of `rel` searches, in the order of
+    its -I flags (compile_flags), that can hold a source file: the library's
+    directory, the target's directory, then llvm/include and clang/include.
+    None when `rel` is not in a library (tools): no order is known."""
+    lib_dir = library_dir(src, rel) if src else None
+    if not lib_dir:
+        return None
+    dirs = [lib_dir]
+    m = re.match(r"(llvm/lib/Target/[^/]+)/", rel)
+    if m and m.group(1) != lib_dir:
+        dirs.append(m.group(1))
+    return dirs + ["llvm/include", "clang/include"]
+
+
+def includers(graph, headers, src=None):
     """Every file that includes one of `headers`, transitively.
 
     A quoted include names the file next to the includer when there is one,
-    as the compiler's lookup does. Otherwise an include name matches a file
-    when the file's path ends with it, which over-approximates the lookup
-    through the include path: never fewer files, maybe more."""
+    as the compiler's lookup does. Otherwise, for a file in a library (with
+    `src`), the include resolves through the library's, the target's and the
+    two include directories, in the compiler's order, to the first file of the
+    tree found there. Failing that, an include name matches a file when the
+    file's path ends with it, which over-approximates the lookup through the
+    include path: never fewer files, maybe more."""
     affected = set(headers)
     by_base = {}
     for h in affected:
         by_base.setdefault(os.path.basename(h), set()).add(h)
+    dirs_of = {}
     changed = True
     while changed:
         changed = False
@@ -264,6 +290,17 @@ def includers(graph, headers):
                             changed = True
                             break
                         continue
+                if f not in dirs_of:
+                    dirs_of[f] = search_dirs(src, f)
+                resolved = next((os.path.join(d, inc) for d in dirs_of[f] or ()
+                                 if os.path.join(d, inc) in graph), None)
+                if resolved:
+                    if resolved in affected:
+                        affected.add(f)
+                        by_base.setdefault(os.path.basename(f), set()).add(f)
+                        changed = True
+                        break
+                    continue
                 cands = by_base.get(os.path.basename(inc))
                 if cands and any(c == inc or c.endswith("/" + inc) for c in cands):
                     affected.add(f)
@@ -278,6 +315,7 @@ LIB_DECL_RE = re.compile(
     r"\s*\(\s*([A-Za-z0-9_]+)", re.M)
 
 
+@functools.lru_cache(maxsize=None)
 def library_decl(src, rel):
     """(directory, archive file name) of the library `rel` is compiled into:
     the nearest enclosing CMakeLists.txt that declares a library."""
@@ -316,6 +354,8 @@ def classify(src, touched):
             ignored.append(rel)  # the DeviceRTL is always rebuilt
         elif rel.startswith(HOST_OFFLOAD_DIRS):
             ignored.append(rel)  # libomptarget is rebuilt when touched
+        elif rel == DRIVER_OPTIONS_TD:
+            headers.add(DRIVER_OPTIONS_H)  # its includers see the new Options.inc
         elif re.match(r"llvm/lib/Target/[^/]+/[^/]+\.td$", rel):
             td_targets.add(rel.split("/")[3])
         elif rel.endswith(".td"):
@@ -419,7 +459,8 @@ def per_file_defines(rel, version):
     return []
 
 
-def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offload):
+def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offload,
+                driver_options):
     n = Ninja()
     cxx = "/usr/bin/clang++-19"
     # Paths under the build directory are hashed relative to it, so a fresh
@@ -431,8 +472,11 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
     n.var("tblgen", DEB + "/bin/llvm-tblgen")
     n.lines.append("rule cxx\n  command = $cxx $flags -MD -MF $out.d -c $in -o $out\n"
                    "  depfile = $out.d\n  deps = gcc\n  description = CXX $in")
-    n.lines.append("rule tblgen\n  command = $tblgen $args -d $out.d -o $out $in\n"
-                   "  depfile = $out.d\n  deps = gcc\n  description = TBLGEN $out")
+    # --write-if-changed + restat: a regenerated but identical file (the
+    # patched tree is recreated when the series changes) rebuilds nothing.
+    n.lines.append("rule tblgen\n  command = $tblgen $args --write-if-changed -d $out.d "
+                   "-o $out $in\n  depfile = $out.d\n  deps = gcc\n  restat = 1\n"
+                   "  description = TBLGEN $out")
     n.lines.append("rule ar\n  command = rm -f $out.tmp && cp $base $out.tmp && "
                    "ar r $out.tmp $in && mv $out.tmp $out\n  description = AR $out")
     n.lines.append("rule link\n  command = %s -fuse-ld=lld -o $out $in @$out.rsp\n"
@@ -455,6 +499,18 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
                     variables={"args": args})
             tblgen_outputs.append(o)
 
+    # Compiles that must rerun when a generated header appears or changes: the
+    # depfiles of earlier builds name Debian's copy of Options.inc, not ours.
+    regen_deps = []
+    if driver_options:
+        o = os.path.join(gen, "include", "clang", "Driver", "Options.inc")
+        args = " ".join(["-gen-opt-parser-defs", "-I", os.path.join(src, "clang/include"),
+                         "-I", DEB_INC])
+        n.build([o], "tblgen", [os.path.join(src, DRIVER_OPTIONS_TD)],
+                variables={"args": args})
+        tblgen_outputs.append(o)
+        regen_deps.append(o)
+
     objs_by_archive = {}
     tool_objs = {}
     for rel in sorted(tus):
@@ -463,7 +519,8 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
             die("cannot tell which of Debian's archives %s belongs to (found %s)" % (rel, arc))
         o = os.path.join(out, "obj", rel + ".o")
         flags = compile_flags(src, gen, rel) + per_file_defines(rel, version)
-        n.build([o], "cxx", [os.path.join(src, rel)], order=tblgen_outputs,
+        n.build([o], "cxx", [os.path.join(src, rel)], implicit=regen_deps,
+                order=tblgen_outputs,
                 variables={"flags": " ".join(map(shlex.quote, flags))})
         objs_by_archive.setdefault(arc, []).append(o)
 
@@ -505,7 +562,7 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
                 rel = m
             o = os.path.join(out, "obj", "tools", tool, os.path.basename(rel) + ".o")
             flags = compile_flags(src, gen, rel)
-            n.build([o], "cxx", [path], order=tool_gen + tblgen_outputs,
+            n.build([o], "cxx", [path], implicit=regen_deps, order=tool_gen + tblgen_outputs,
                     variables={"flags": " ".join(map(shlex.quote, flags))})
             objs.append(o)
         tool_objs[tool] = objs
@@ -743,7 +800,7 @@ def main():
     if headers:
         note("computing the include graph for %d touched headers" % len(headers))
         graph = scan_includes(src)
-        inc = includers(graph, headers)
+        inc = includers(graph, headers, src)
         extra = {f for f in inc if f.startswith(("llvm/lib/", "clang/lib/"))
                  and f.endswith((".cpp", ".c"))}
         tool_mains = {m for t in TOOLS.values() for m in t[0]}
@@ -769,8 +826,9 @@ def main():
     write_generated(gen)
     version = ser_version()
     host_offload = touches_host_offload(touched)
+    driver_options = DRIVER_OPTIONS_TD in touched
     by_archive = write_ninja(out, src, gen, tus, td_targets, args.archs, version, args.jobs,
-                             host_offload)
+                             host_offload, driver_options)
     note("series %s: %d translation units into %d archives, %d tools, DeviceRTL for %s%s"
          % (version, len(tus), len(by_archive), len(TOOLS), args.archs,
             ", libomptarget" if host_offload else ""))
