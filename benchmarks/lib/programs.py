@@ -99,6 +99,11 @@ def all_programs(sweep=None):
     progs.append(Program("depot-reuse", "depot", ["programs/depot_reuse.c"], [],
                          ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],
                          "locals of disjoint scopes share depot space"))
+    progs.append(Program("big-shared", "depot", ["programs/big_shared.c"], [],
+                         ("run_target", 0), [], "", {}, ["-DTEAMS=1"],
+                         "a 64 KiB team-shared array: over the depot budget "
+                         "(one team: its runtime allocation comes from the "
+                         "8 MiB device heap)"))
     progs.append(Program("escape-xtu", "escape",
                          ["programs/escape_xtu.c", "programs/escape_xtu_dev.c"],
                          [], ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],

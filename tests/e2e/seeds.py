@@ -37,6 +37,8 @@ PROGRAMS = [
     ("many-args", "../programs/many_args.c", []),
     # Locals of disjoint scopes sharing depot space.
     ("depot-reuse", "../programs/depot_reuse.c", []),
+    # A 64 KiB team-shared array: must stay on the runtime path to link.
+    ("big-shared", "../programs/big_shared.c", []),
 ]
 ARCHS = ["sm_90", "gfx90a"]
 OPTS = ["-O0", "-O2"]
