@@ -47,6 +47,10 @@ SUITES = {
     "amdgpu-lds": ["llvm/test/CodeGen/AMDGPU/lower-module-lds*"],
     "clang-openmp-gpu": ["clang/test/OpenMP/*nvptx*", "clang/test/OpenMP/*amdgcn*",
                          "clang/test/OpenMP/*gpu*"],
+    # The driver's OpenMP offloading tests (the series changes its defaults).
+    "clang-driver-openmp": ["clang/test/Driver/openmp*", "clang/test/Driver/*offload*",
+                            "clang/test/Driver/amdgpu-openmp*",
+                            "clang/test/Driver/gpu-libc-headers.c"],
 }
 # The test trees this script configures: directory -> lit suite name.
 TEST_TREES = {"llvm/test": "LLVM", "clang/test": "Clang"}
