@@ -177,8 +177,8 @@ def markdown(rows, meta, programs):
             if lines:
                 L += ["### %s" % fam, ""] + _table(head, lines) + [""]
     if any(r.get("method") for r in rows):
-        L += ["† the gfx90a `-O0` device link crashes (llvm-project#65188, in "
-              "stock 19.1.7 and so far in ompds); these rows measure the `-O0` "
+        L += ["† the gfx90a `-O0` device link crashes in stock 19.1.7 "
+              "(llvm-project#65188; ompds fixes it); these rows measure the `-O0` "
               "objects linked with `-O1`, which is how the issues' gfx90a `-O0` "
               "figures were obtained.", ""]
     regress = meta.get("regressions") or []

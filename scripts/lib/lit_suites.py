@@ -45,6 +45,11 @@ SUITES = {
     "nvptx": ["llvm/test/CodeGen/NVPTX"],
     "openmp-opt": ["llvm/test/Transforms/OpenMP"],
     "amdgpu-lds": ["llvm/test/CodeGen/AMDGPU/lower-module-lds*"],
+    "amdgpu-resource-usage": ["llvm/test/CodeGen/AMDGPU/*resource-usage*",
+                              "llvm/test/CodeGen/AMDGPU/call-graph-register-usage.ll",
+                              "llvm/test/CodeGen/AMDGPU/indirect-call*.ll",
+                              "llvm/test/CodeGen/AMDGPU/recursion.ll",
+                              "llvm/test/CodeGen/AMDGPU/codegen-internal-only-func.ll"],
     "clang-openmp-gpu": ["clang/test/OpenMP/*nvptx*", "clang/test/OpenMP/*amdgcn*",
                          "clang/test/OpenMP/*gpu*"],
     # The driver's OpenMP offloading tests (the series changes its defaults).
