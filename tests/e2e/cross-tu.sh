@@ -3,6 +3,9 @@
 # (benchmarks/programs/escape_xtu.c + escape_xtu_dev.c: block_scan() opens two
 # parallel regions and shares two locals with them). Patch
 # clang-Driver-Link-OpenMP-NVPTX-device-code-with-LTO-by-default.patch:
+#  - at -O0, by default, the device code is linked with LTO: one copy of the
+#    runtime's team state in the linked PTX, and block_scan is compiled;
+#    with -fno-offload-lto, escape_xtu_dev.c's PTX has its own copy;
 #  - at -O2, by default, the NVPTX device code is linked with LTO: the linked
 #    PTX exists, has no `exit;` (what block_scan compiled to without LTO), the
 #    kernel reaches the parallel regions (barriers) and block_scan's shared
@@ -40,4 +43,17 @@ dev=$work/nolto/escape_xtu_dev-openmp-nvptx64-nvidia-cuda-sm_90.s
 [ -f "$dev" ] || fail "-fno-offload-lto: no per-file PTX for escape_xtu_dev.c"
 awk '/^\.visible \.func block_scan\(/,/^}/' "$dev" | grep -q "exit;" ||
   fail "-fno-offload-lto: block_scan is no longer a bare exit; revisit the LTO default"
-echo "cross-TU device function: LTO by default at -O2, per-file runtime without it"
+TEAM_STATE='^\.shared .*_ZN4ompx5state9TeamStateE\['
+build lto0 -O0
+ptx=$work/lto0/prog.nvptx64-nvidia-cuda.sm_90.s
+[ -f "$ptx" ] || fail "-O0 did not link the NVPTX device code with LTO (no $ptx)"
+[ "$(grep -c "$TEAM_STATE" "$ptx")" = 1 ] || fail "-O0: the linked PTX does not have exactly one runtime team state"
+grep -q "^\(\.visible \)\?\.func block_scan(" "$ptx" &&
+  grep -q "^\(\.visible \)\?\.func block_scan_omp_outlined(" "$ptx" ||
+  fail "-O0: block_scan and its parallel region are not in the linked PTX"
+[ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$ptx" -o "$work/lto0.o" || fail "ptxas rejects the -O0 linked PTX"
+build nolto0 -O0 -fno-offload-lto
+grep -q "$TEAM_STATE" "$work/nolto0/escape_xtu_dev-openmp-nvptx64-nvidia-cuda-sm_90.s" ||
+  fail "-O0 -fno-offload-lto: escape_xtu_dev.c no longer has its own runtime state; revisit the LTO default"
+
+echo "cross-TU device function: LTO by default (one runtime copy), per-file runtime without it"
