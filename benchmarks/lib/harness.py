@@ -174,8 +174,10 @@ def omp_commands(tools, compiler, arch, opt, prog, link_opt=None):
     base = [clang, "-fopenmp", "--offload-arch=" + arch]
     cflags, lflags, env = [], ["-lm"], {}
     if arch.startswith("sm_"):
-        # ptxas runs in the compile step: its -v output gives the spills.
+        # ptxas runs in the compile step, or with LTO (ompds' default) in the
+        # device link: its -v output gives the spills.
         cflags += ["-Xcuda-ptxas", "-v", "-Wno-unused-command-line-argument"]
+        lflags += ["-Xoffload-linker", "-v"]
         if compiler == "stock":
             env["LIBRARY_PATH"] = DEB_LLVM + "/lib"
     elif compiler == "stock":
@@ -309,6 +311,7 @@ def _build_and_measure(tools, prog, arch, opt, compiler, work, keep):
             return fail("build failed: " + short_reason(out))
         rc, out, _ = run(lcmd, d, env)
         logs.append("$ " + " ".join(lcmd) + "\n" + out)
+        link_log = out
         if rc:
             reason = short_reason(out)
             if arch.startswith("gfx") and opt == "-O0" and "65188" in reason:
@@ -326,7 +329,7 @@ def _build_and_measure(tools, prog, arch, opt, compiler, work, keep):
             else:
                 return fail("build failed: " + reason)
         if arch.startswith("sm_"):
-            kernels = measure_nvptx(d, compile_log)
+            kernels = measure_nvptx(d, compile_log + "\n" + link_log)
         else:
             kernels = measure_amdgpu(tools, d)
     main = main_kernel(list(kernels), prog, compiler)
