@@ -44,6 +44,7 @@ from util import die, note  # noqa: E402
 SUITES = {
     "nvptx": ["llvm/test/CodeGen/NVPTX"],
     "openmp-opt": ["llvm/test/Transforms/OpenMP"],
+    "globalopt": ["llvm/test/Transforms/GlobalOpt"],
     "amdgpu-lds": ["llvm/test/CodeGen/AMDGPU/lower-module-lds*"],
     "amdgpu-resource-usage": ["llvm/test/CodeGen/AMDGPU/*resource-usage*",
                               "llvm/test/CodeGen/AMDGPU/call-graph-register-usage.ll",
