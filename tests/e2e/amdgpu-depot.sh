@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# AMDGPU packs depot objects into one LDS variable per function (patch
+# AMDGPU-Pack-depot-objects-into-one-LDS-variable-per-function.patch):
+# benchmarks/programs/depot_reuse.c declares an int[64] and a double[32] in
+# consecutive blocks and an int in a loop, all shared with parallel regions.
+#  - built for gfx90a at -O0 and -O2 with plain `clang -fopenmp`, the device
+#    link reports (remark SharedDepot of amdgpu-lower-module-lds) one depot of
+#    272 bytes for the 528 bytes of depot objects of the target region;
+#  - at -O2 the kernel's LDS (group_segment_fixed_size) is that depot and
+#    nothing else (without packing it was 528 bytes);
+#  - the binaries print PASS on the host fallback.
+set -euo pipefail
+. "$(dirname "$0")/../lib/env.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+P=$OMPDS_ROOT/benchmarks/programs
+WANT="shared depot of 272 bytes for [0-9]* depot objects of 528 bytes"
+for opt in -O0 -O2; do
+  d=$work/$opt
+  mkdir -p "$d"
+  (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=gfx90a "$opt" \
+    "$P/depot_reuse.c" -o prog -save-temps -Rpass-analysis=amdgpu-lower-module-lds) \
+    >"$d/log" 2>&1 || { cat "$d/log" >&2; fail "depot_reuse.c gfx90a $opt: build failed"; }
+  grep "remark: .*_run_target_l[0-9]*\(_omp_outlined\)\?: $WANT" "$d/log" ||
+    { grep remark "$d/log" >&2 || true; fail "gfx90a $opt: no depot of 272 bytes for the kernel's 528 bytes of depot objects"; }
+  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q "PASS" ||
+    fail "gfx90a $opt: does not print PASS on the host fallback"
+done
+"$TC/bin/llvm-readelf" --notes "$work/-O2"/prog.*gfx90a*.img >"$work/notes"
+lds=$(awk '/\.group_segment_fixed_size:/ { g = $2 }
+  /\.name:/ && $2 ~ /_run_target_l[0-9]+$/ && !done { print g; done = 1 }' "$work/notes")
+echo "depot_reuse.c gfx90a -O2: $lds bytes of LDS"
+[ "$lds" = 272 ] || fail "gfx90a -O2: $lds bytes of LDS, expected the 272-byte depot only"
+echo "AMDGPU depots: objects of disjoint scopes share LDS"
