@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end: the seed programs built with the toolchain, as a user would.
 
-For every seed program variant x {sm_90, gfx90a} x {-O0, -O2}:
+For every seed program variant x {sm_90, gfx90a} x {-O0, -O1, -O2}:
   * `clang -fopenmp --offload-arch=<arch> -O<n> prog.c` with no other flags and
     an empty environment (PATH only) must produce a binary that embeds an
     offload image for <arch>, and the binary must print PASS when run (on the
@@ -41,7 +41,7 @@ PROGRAMS = [
     ("big-shared", "../programs/big_shared.c", []),
 ]
 ARCHS = ["sm_90", "gfx90a"]
-OPTS = ["-O0", "-O2"]
+OPTS = ["-O0", "-O1", "-O2"]
 PTX_ARCHS = ["sm_90", "sm_75"]
 
 # (program, arch, opt, step) -> reason. Steps: build, image, run, ptxas-<arch>.
