@@ -26,9 +26,7 @@ for opt in -O0 -O2; do
   (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q "PASS" ||
     fail "gfx90a $opt: does not print PASS on the host fallback"
 done
-"$TC/bin/llvm-readelf" --notes "$work/-O2"/prog.*gfx90a*.img >"$work/notes"
-lds=$(awk '/\.group_segment_fixed_size:/ { g = $2 }
-  /\.name:/ && $2 ~ /_run_target_l[0-9]+$/ && !done { print g; done = 1 }' "$work/notes")
+lds=$(amdgpu_lds "$work/-O2" '_run_target_l[0-9]+$')
 echo "depot_reuse.c gfx90a -O2: $lds bytes of LDS"
 [ "$lds" = 272 ] || fail "gfx90a -O2: $lds bytes of LDS, expected the 272-byte depot only"
 echo "AMDGPU depots: objects of disjoint scopes share LDS"

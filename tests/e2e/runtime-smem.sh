@@ -76,9 +76,7 @@ check_amdgpu() { # NAME SOURCE KERNEL-SUFFIX DEPOT MAX-RUNTIME FLAGS...
   shift 5
   build "$name" gfx90a "$src" "$@"
   local lds
-  "$TC/bin/llvm-readelf" --notes "$work/$name"/prog.*gfx90a*.img >"$work/$name/notes"
-  lds=$(awk -v k="$k" '/\.group_segment_fixed_size:/ { g = $2 }
-    /\.name:/ && $2 ~ (k "$") && !done { print g; done = 1 }' "$work/$name/notes")
+  lds=$(amdgpu_lds "$work/$name" "$k\$")
   [ -n "$lds" ] || fail "$name: no kernel ending in $k in the gfx90a image"
   echo "$name (gfx90a -O0): $lds B of LDS (depot $depot B)"
   [ "$lds" -le $((depot + max + 16)) ] || fail "$name: $lds bytes of LDS at -O0 (depot $depot + at most $max + 16 expected)"

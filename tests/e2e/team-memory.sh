@@ -65,9 +65,7 @@ for arch in sm_90 gfx90a; do
       grep -q "\.shared .*team_total" "$ptx" || fail "team memory: sm_90 $opt: team_total is not .shared"
       [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$ptx" -o "$d/p.o" || fail "team memory: ptxas rejects the $opt PTX"
     else
-      "$TC/bin/llvm-readelf" --notes "$d"/prog.*gfx90a*.img >"$d/notes"
-      lds=$(awk '/\.group_segment_fixed_size:/ { g = $2 }
-        /\.name:/ && $2 ~ /_main_l[0-9]+$/ && !done { print g; done = 1 }' "$d/notes")
+      lds=$(amdgpu_lds "$d" '_main_l[0-9]+$')
       [ "${lds:-0}" -gt 0 ] || fail "team memory: gfx90a $opt: the kernel has no LDS"
     fi
   done
