@@ -45,7 +45,7 @@ def cmake_command(src, build, prefix, archs, jobs):
         "-DLIBOMPTARGET_DEVICE_ARCHITECTURES=" + archs,
         "-DOMPDS_SERIES_VERSION=" + overlay.ser_version(),
         "-DCLANG_VENDOR=ompds",
-    ]
+    ] + overlay.devicertl_options()
     if shutil.which("ld.lld") or shutil.which("ld.lld-19"):
         args.append("-DLLVM_USE_LINKER=lld")
     if shutil.which("ccache"):

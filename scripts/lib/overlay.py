@@ -40,6 +40,8 @@ MULTIARCH = "/usr/lib/x86_64-linux-gnu"
 # Packages the overlay needs (Debian 12 names), and a file proving each.
 PACKAGES = {
     "clang-19": "/usr/bin/clang++-19",
+    # ThreadSanitizer, for the host test of the DeviceRTL's global memory pool.
+    "libclang-rt-19-dev": DEB_LIB + "/clang/19/lib/linux/libclang_rt.tsan-x86_64.a",
     "llvm-19-dev": DEB_LIB + "/libLLVMCore.a",
     "libclang-19-dev": DEB_LIB + "/libclangCodeGen.a",
     "llvm-19-tools": DEB + "/bin/FileCheck",
@@ -110,6 +112,20 @@ DEFAULT_ARCHS = ("sm_70;sm_72;sm_75;sm_80;sm_86;sm_87;sm_89;sm_90;"
 # When a touched header is included by more translation units than this, the
 # overlay is no faster than a full build, and less trustworthy: refuse.
 MAX_AFFECTED_TUS = 600
+
+
+def devicertl_options():
+    """-D arguments for the DeviceRTL's build options a site sets in
+    OMPDS_DEVICERTL_OPTIONS (NAME=VALUE ..., e.g.
+    LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=16777216); the DeviceRTL's CMake
+    checks the values."""
+    opts = []
+    for opt in shlex.split(os.environ.get("OMPDS_DEVICERTL_OPTIONS", "")):
+        if not re.fullmatch(r"LIBOMPTARGET_DEVICE_[A-Z0-9_]+=\S+", opt):
+            die("OMPDS_DEVICERTL_OPTIONS: '%s' is not NAME=VALUE with a "
+                "LIBOMPTARGET_DEVICE_ option name (see docs/building.md)" % opt)
+        opts.append("-D" + opt)
+    return opts
 
 
 def run(cmd, **kw):
@@ -600,7 +616,7 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
         "-DLINK_TOOL=" + os.path.join(tc, "llvm-link"),
         "-DOPT_TOOL=" + os.path.join(tc, "opt"),
         "-DPACKAGER_TOOL=" + DEB + "/bin/clang-offload-packager",
-    ]
+    ] + devicertl_options()
     # The DeviceRTL's own rules do not depend on the tools (they are given as
     # paths); this rule only runs when a tool or a source changed, so start
     # from a clean DeviceRTL build.

@@ -2,7 +2,10 @@
 # The DeviceRTL's smart stack size is a build option
 # (LIBOMPTARGET_DEVICE_SHARED_SCRATCHPAD_SIZE, patch
 # OpenMP-DeviceRTL-Make-the-smart-stack-size-a-build-option.patch):
-#  - the toolchain's DeviceRTL has the default 512-byte stack;
+#  - the toolchain's DeviceRTL has the default 512-byte stack (with the
+#    1024-entry usage table and, since OpenMP-DeviceRTL-Give-the-main-thread-
+#    in-generic-mode-the-unused-shared.patch, the main thread's 32-bit
+#    counter);
 #  - a DeviceRTL configured with 2048 has a 2048-byte stack;
 #  - a size that is not a multiple of 16 is rejected at configure time.
 set -euo pipefail
@@ -16,9 +19,9 @@ stack_type() {
 }
 
 t=$(stack_type "$TC/lib/x86_64-pc-linux-gnu/libomptarget-nvptx-sm_90.bc")
-[[ "$t" == *"{ [512 x i8], [1024 x i8] }"* ]] || fail "default smart stack: $t"
+[[ "$t" == *"{ [512 x i8], [1024 x i8], i32, [12 x i8] }"* ]] || fail "default smart stack: $t"
 t=$(stack_type "$TC/lib/x86_64-pc-linux-gnu/libomptarget-amdgpu-gfx90a.bc")
-[[ "$t" == *"{ [512 x i8], [1024 x i8] }"* ]] || fail "default smart stack (gfx90a): $t"
+[[ "$t" == *"{ [512 x i8], [1024 x i8], i32, [12 x i8] }"* ]] || fail "default smart stack (gfx90a): $t"
 
 configure() {
   cmake -G Ninja -S "$OMPDS_ROOT/scripts/cmake/devicertl" -B "$work/$1" \
@@ -34,7 +37,7 @@ configure big 2048 >"$work/big.log" 2>&1 || { cat "$work/big.log"; fail "configu
 ninja -C "$work/big" omptarget-nvptx-sm_90-bc >>"$work/big.log" 2>&1 ||
   { tail -20 "$work/big.log"; fail "build with 2048"; }
 t=$(stack_type "$work/big/lib/libomptarget-nvptx-sm_90.bc")
-[[ "$t" == *"{ [2048 x i8], [1024 x i8] }"* ]] || fail "2048-byte smart stack: $t"
+[[ "$t" == *"{ [2048 x i8], [1024 x i8], i32, [12 x i8] }"* ]] || fail "2048-byte smart stack: $t"
 
 if configure bad 100 >"$work/bad.log" 2>&1; then
   fail "a 100-byte smart stack was accepted"

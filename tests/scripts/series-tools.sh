@@ -86,5 +86,17 @@ sed -i '0,/^Date: .*/s//Date: Thu, 1 Jan 2099 00:00:00 +0000/' "$work/p/patches/
 printf '\n' >>"$work/p/patches/$first"
 expect_fail "patch file that does not round-trip" "differs from its export" scripts/export-patches --check
 
+scratch
+expect_fail "DeviceRTL option that is not one" "is not NAME=VALUE" \
+  env OMPDS_DEVICERTL_OPTIONS="GLOBAL_POOL_SIZE=1" scripts/build --mode full --dry-run
+if (cd "$work/p" && OMPDS_BUILD="$work/p/build" \
+  OMPDS_DEVICERTL_OPTIONS="LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=8388608" \
+  scripts/build --mode full --dry-run 2>&1) | grep -q -- "-DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=8388608"; then
+  echo "ok: DeviceRTL options reach CMake"
+else
+  echo "FAIL: OMPDS_DEVICERTL_OPTIONS does not reach the CMake command"
+  fails=$((fails + 1))
+fi
+
 [ "$fails" = 0 ] || { echo "FAIL: $fails series-tool checks"; exit 1; }
 echo "PASS: series tools reject broken series"

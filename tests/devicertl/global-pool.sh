@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The DeviceRTL's global memory pool (patch OpenMP-DeviceRTL-Serve-runtime-
+# allocations-from-a-global-memory-pool-bef.patch):
+#  - the allocator (include/GlobalPool.h) passes its host test
+#    (global-pool.cpp: sizes, alignment, exhaustion, reuse, 8 threads), also
+#    under ThreadSanitizer;
+#  - the toolchain's NVPTX and AMDGPU DeviceRTLs have the 4 MiB pool;
+#  - an -O0 program whose workers allocate at run time (a device function
+#    called in a parallel region, locals escaping) links for sm_90 with the
+#    pool in its PTX before device malloc, and ptxas accepts it; built with
+#    -fopenmp-target-debug it also reports the fallbacks;
+#  - a DeviceRTL configured without a pool (LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE
+#    =0) has none, and a size that is not whole bitmap words is rejected.
+set -euo pipefail
+. "$(dirname "$0")/../lib/env.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+here=$(cd "$(dirname "$0")" && pwd)
+inc=$SRC/offload/DeviceRTL/include
+[ -f "$inc/GlobalPool.h" ] || fail "no $inc/GlobalPool.h; run scripts/build first"
+
+"$TC/bin/clang++" -std=c++17 -O2 -pthread -I"$inc" "$here/global-pool.cpp" -o "$work/pool" ||
+  fail "the pool's host test does not build"
+"$work/pool" || fail "the pool's host test fails"
+if "$TC/bin/clang++" -std=c++17 -O1 -g -fsanitize=thread -pthread -I"$inc" \
+  "$here/global-pool.cpp" -o "$work/pool-tsan" 2>"$work/tsan.log"; then
+  TSAN_OPTIONS=halt_on_error=1 "$work/pool-tsan" || fail "the pool's host test fails under ThreadSanitizer"
+else
+  cat "$work/tsan.log" >&2
+  fail "no ThreadSanitizer runtime (install libclang-rt-19-dev)"
+fi
+
+pool_type() {
+  "$TC/bin/llvm-dis" "$1" -o "$work/rtl.ll"
+  grep -m1 '^%"struct.ompx::pool::GlobalPoolTy' "$work/rtl.ll" || true
+}
+for lib in libomptarget-nvptx-sm_90.bc libomptarget-amdgpu-gfx90a.bc; do
+  t=$(pool_type "$TC/lib/x86_64-pc-linux-gnu/$lib")
+  [[ "$t" == *"{ [4194304 x i8], [2048 x i32] }"* ]] || fail "$lib: global pool: '$t'"
+done
+
+cat >"$work/par.c" <<'C'
+#include <stdio.h>
+/* At -O0 the escaping local of work() is globalized in every worker. */
+static void bump(int *p) { *p += 1; }
+#pragma omp declare target
+int work(int i) {
+  int x = i;
+  bump(&x);
+  return x;
+}
+#pragma omp end declare target
+int main(void) {
+  int out[256];
+#pragma omp target teams num_teams(2) thread_limit(128) map(from : out)
+#pragma omp parallel for
+  for (int i = 0; i < 256; ++i)
+    out[i] = work(i);
+  int ok = 1;
+  for (int i = 0; i < 256; ++i)
+    ok &= out[i] == i + 1;
+  printf("%s\n", ok ? "PASS" : "FAIL");
+  return !ok;
+}
+C
+build() { # NAME FLAGS...
+  local d=$work/$1
+  shift
+  mkdir -p "$d"
+  (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=sm_90 -O0 "$@" \
+    "$work/par.c" -o prog -save-temps) >"$d/log" 2>&1 || { cat "$d/log" >&2; fail "$1: build failed"; }
+  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q PASS || fail "$1: no PASS on the host"
+  [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$d"/prog.*sm_90.s -o "$d/p.o" || fail "$1: ptxas rejects the PTX"
+}
+build plain
+ptx=$(echo "$work"/plain/prog.*sm_90.s)
+grep -Eq '^\.global \.align 16 \.b8 .*GlobalPool.*\[4202496\];' "$ptx" ||
+  fail "the -O0 worker allocations cannot fall back to the global pool (no 4 MiB + bitmap pool in the PTX)"
+grep -q 'atom\..*or\.b32' "$ptx" || fail "no atomic or (pool bitmap) in the PTX"
+grep -Eq '^\s+malloc,' "$ptx" || fail "device malloc is gone: the pool must fall back to it"
+# The linked, optimized device IR keeps the messages as text.
+messages() { "$TC/bin/llvm-dis" "$work/$1"/prog.*sm_90.postopt.bc -o - | grep -c "$2" || true; }
+[ "$(messages plain 'Global memory pool full')" = 0 ] ||
+  fail "fallback messages in a build without -fopenmp-target-debug"
+echo "sm_90 -O0: worker allocations fall back to the 4 MiB global pool before malloc"
+
+build debug -fopenmp-target-debug=4
+[ "$(messages debug 'Global memory pool full')" != 0 ] ||
+  fail "-fopenmp-target-debug=4 does not report pool fallbacks"
+[ "$(messages debug 'Shared memory stack full')" != 0 ] ||
+  fail "-fopenmp-target-debug=4 does not report shared stack fallbacks"
+
+configure() { # DIR SIZE
+  cmake -G Ninja -S "$OMPDS_ROOT/scripts/cmake/devicertl" -B "$work/$1" \
+    -DOMPDS_SOURCE_DIR="$SRC" -DOMPDS_LLVM_INCLUDE_DIR=/usr/lib/llvm-19/include \
+    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DLIBOMPTARGET_DEVICE_ARCHITECTURES=sm_90 \
+    -DCLANG_TOOL="$TC/bin/clang" -DLINK_TOOL="$TC/bin/llvm-link" \
+    -DOPT_TOOL="$TC/bin/opt" -DPACKAGER_TOOL="$TC/bin/clang-offload-packager" \
+    -DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE="$2"
+}
+configure none 0 >"$work/none.log" 2>&1 || { cat "$work/none.log" >&2; fail "configure with no pool failed"; }
+ninja -C "$work/none" omptarget-nvptx-sm_90-bc >>"$work/none.log" 2>&1 ||
+  { tail -20 "$work/none.log" >&2; fail "DeviceRTL without a pool does not build"; }
+[ -z "$(pool_type "$work/none/lib/libomptarget-nvptx-sm_90.bc")" ] || fail "LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=0 still has a pool"
+if configure odd 1000 >"$work/odd.log" 2>&1; then
+  fail "LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=1000 was accepted"
+fi
+# CMake wraps its messages: compare with whitespace folded.
+tr -s ' \n' ' ' <"$work/odd.log" |
+  grep -q "LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE must be a multiple of 2048 .* not '1000'" ||
+  { cat "$work/odd.log" >&2; fail "no clear message for a bad pool size"; }
+echo "PASS: global memory pool"
