@@ -1,6 +1,6 @@
 // Host test of the DeviceRTL's global memory pool (offload/DeviceRTL/include/
-// GlobalPool.h, patch OpenMP-DeviceRTL-Serve-runtime-allocations-from-a-
-// global-memory-pool-bef.patch). The pool is plain C++ with scoped atomics, so its
+// GlobalPool.h, patch OpenMP-DeviceRTL-Serve-__kmpc_alloc_shared-from-a-
+// global-pool-when-the-s.patch). The pool is plain C++ with scoped atomics, so its
 // allocation, exhaustion, reuse and thread safety are checked here with host
 // threads; tests/devicertl/global-pool.sh also builds it with ThreadSanitizer,
 // which checks that a block's new owner happens after its last one.
@@ -111,6 +111,28 @@ static void sequential() {
   CHECK(poolEmpty());
 }
 
+// A search looks at 64 words from its hint: in a pool of 128 words whose
+// first 64 are full, a search from word 0 fails, one from word 64 does not.
+static ompx::pool::GlobalPoolTy<64, 128 * 32> BigPool;
+
+static void boundedSearch() {
+  const uint64_t WordSize = 32 * 64 - 16;
+  CHECK(decltype(BigPool)::MaxProbes == 64);
+  std::vector<void *> Words;
+  for (uint32_t W = 0; W < 64; ++W) {
+    Words.push_back(BigPool.alloc(WordSize, W));
+    CHECK(Words.back() == &BigPool.Data[W * 32 * 64 + 16]);
+  }
+  CHECK(BigPool.alloc(1, 0) == nullptr);
+  CHECK(BigPool.alloc(1, 128) == nullptr); // Hints wrap around.
+  void *Far = BigPool.alloc(1, 64);
+  CHECK(Far == &BigPool.Data[64 * 32 * 64 + 16]);
+  BigPool.free(Far);
+  for (void *P : Words)
+    BigPool.free(P);
+  CHECK(BigPool.alloc(1, 0) == &BigPool.Data[16]);
+}
+
 // Threads allocate runs of random sizes, fill them with their own pattern and
 // check it before they free them: two owners of a block at once would
 // overwrite each other's pattern.
@@ -159,6 +181,7 @@ static void worker(unsigned Seed) {
 
 int main() {
   sequential();
+  boundedSearch();
 
   std::vector<std::thread> Threads;
   for (unsigned T = 0; T < 8; ++T)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The DeviceRTL's global memory pool (patch OpenMP-DeviceRTL-Serve-runtime-
-# allocations-from-a-global-memory-pool-bef.patch):
+# The DeviceRTL's global memory pool (patch OpenMP-DeviceRTL-Serve-
+# __kmpc_alloc_shared-from-a-global-pool-when-the-s.patch):
 #  - the allocator (include/GlobalPool.h) passes its host test
 #    (global-pool.cpp: sizes, alignment, exhaustion, reuse, 8 threads), also
 #    under ThreadSanitizer;
@@ -8,7 +8,8 @@
 #  - an -O0 program whose workers allocate at run time (a device function
 #    called in a parallel region, locals escaping) links for sm_90 with the
 #    pool in its PTX before device malloc, and ptxas accepts it; built with
-#    -fopenmp-target-debug it also reports the fallbacks;
+#    -fopenmp-target-debug it also reports the fallbacks; the paper's Fig. 5
+#    at -O0, which allocates nothing at run time, has no pool;
 #  - a DeviceRTL configured without a pool (LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE
 #    =0) has none, and a size that is not whole bitmap words is rejected.
 set -euo pipefail
@@ -63,16 +64,16 @@ int main(void) {
   return !ok;
 }
 C
-build() { # NAME FLAGS...
-  local d=$work/$1
-  shift
+build() { # NAME SOURCE FLAGS...
+  local d=$work/$1 src=$2
+  shift 2
   mkdir -p "$d"
   (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=sm_90 -O0 "$@" \
-    "$work/par.c" -o prog -save-temps) >"$d/log" 2>&1 || { cat "$d/log" >&2; fail "$1: build failed"; }
+    "$src" -o prog -save-temps) >"$d/log" 2>&1 || { cat "$d/log" >&2; fail "$1: build failed"; }
   (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q PASS || fail "$1: no PASS on the host"
   [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$d"/prog.*sm_90.s -o "$d/p.o" || fail "$1: ptxas rejects the PTX"
 }
-build plain
+build plain "$work/par.c"
 ptx=$(echo "$work"/plain/prog.*sm_90.s)
 grep -Eq '^\.global \.align 16 \.b8 .*GlobalPool.*\[4202496\];' "$ptx" ||
   fail "the -O0 worker allocations cannot fall back to the global pool (no 4 MiB + bitmap pool in the PTX)"
@@ -84,7 +85,12 @@ messages() { "$TC/bin/llvm-dis" "$work/$1"/prog.*sm_90.postopt.bc -o - | grep -c
   fail "fallback messages in a build without -fopenmp-target-debug"
 echo "sm_90 -O0: worker allocations fall back to the 4 MiB global pool before malloc"
 
-build debug -fopenmp-target-debug=4
+# A kernel whose allocations all have a place at compile time (the paper's
+# Fig. 5 at -O0: a depot and the argument slots) does not carry the pool.
+build fig5 "$OMPDS_ROOT/benchmarks/programs/paper_fig5.c" -DN=1 -DINSIDE=1
+! grep -q 'GlobalPool' "$work"/fig5/prog.*sm_90.s || fail "the Fig. 5 kernel carries the global pool"
+
+build debug "$work/par.c" -fopenmp-target-debug=4
 [ "$(messages debug 'Global memory pool full')" != 0 ] ||
   fail "-fopenmp-target-debug=4 does not report pool fallbacks"
 [ "$(messages debug 'Shared memory stack full')" != 0 ] ||

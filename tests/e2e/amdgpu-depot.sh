@@ -29,4 +29,23 @@ done
 lds=$(amdgpu_lds "$work/-O2" '_run_target_l[0-9]+$')
 echo "depot_reuse.c gfx90a -O2: $lds bytes of LDS"
 [ "$lds" = 272 ] || fail "gfx90a -O2: $lds bytes of LDS, expected the 272-byte depot only"
-echo "AMDGPU depots: objects of disjoint scopes share LDS"
+
+# The seed Fig. 5 with 64 shared scalars (benchmarks/seeds/fig5.c, N=64) at
+# -O2: an SPMD kernel with 64 guarded sequential regions, past AMDGPU's
+# inlining limit (-amdgpu-inline-max-bb). Its LDS is the 256 bytes of the
+# scalars: the runtime's team state folds away only because openmp-opt hints
+# the inliner to inline __kmpc_target_init (patch OpenMP-Hint-the-inliner-to-
+# inline-the-device-runtime-s-kernel-entry-and.patch; 296 bytes without).
+d=$work/fig5-64
+mkdir -p "$d"
+(cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=gfx90a -O2 -DN=64 \
+  "$OMPDS_ROOT/benchmarks/seeds/fig5.c" -o prog -save-temps) >"$d/log" 2>&1 ||
+  { cat "$d/log" >&2; fail "seed fig5.c N=64 gfx90a -O2: build failed"; }
+(cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q "PASS" ||
+  fail "seed fig5.c N=64: does not print PASS on the host fallback"
+# Two kernels: the one with the parallel regions has the LDS.
+lds=$("$TC/bin/llvm-readelf" --notes "$d"/prog.*gfx90a*.img |
+  awk '/\.group_segment_fixed_size:/ { if ($2 > m) m = $2 } END { print m + 0 }')
+echo "seed fig5.c N=64 gfx90a -O2: $lds bytes of LDS"
+[ "$lds" = 256 ] || fail "seed fig5.c N=64 gfx90a -O2: $lds bytes of LDS, expected the 256 bytes of its 64 scalars"
+echo "AMDGPU depots: objects of disjoint scopes share LDS; Fig. 5 with 64 scalars keeps no runtime state"
