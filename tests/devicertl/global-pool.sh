@@ -97,13 +97,7 @@ build debug "$work/par.c" -fopenmp-target-debug=4
   fail "-fopenmp-target-debug=4 does not report shared stack fallbacks"
 
 configure() { # DIR SIZE
-  cmake -G Ninja -S "$OMPDS_ROOT/scripts/cmake/devicertl" -B "$work/$1" \
-    -DOMPDS_SOURCE_DIR="$SRC" -DOMPDS_LLVM_INCLUDE_DIR=/usr/lib/llvm-19/include \
-    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-    -DLIBOMPTARGET_DEVICE_ARCHITECTURES=sm_90 \
-    -DCLANG_TOOL="$TC/bin/clang" -DLINK_TOOL="$TC/bin/llvm-link" \
-    -DOPT_TOOL="$TC/bin/opt" -DPACKAGER_TOOL="$TC/bin/clang-offload-packager" \
-    -DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE="$2"
+  devicertl_configure "$work/$1" -DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE="$2"
 }
 configure none 0 >"$work/none.log" 2>&1 || { cat "$work/none.log" >&2; fail "configure with no pool failed"; }
 ninja -C "$work/none" omptarget-nvptx-sm_90-bc >>"$work/none.log" 2>&1 ||

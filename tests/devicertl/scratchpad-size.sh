@@ -23,14 +23,8 @@ t=$(stack_type "$TC/lib/x86_64-pc-linux-gnu/libomptarget-nvptx-sm_90.bc")
 t=$(stack_type "$TC/lib/x86_64-pc-linux-gnu/libomptarget-amdgpu-gfx90a.bc")
 [[ "$t" == *"{ [512 x i8], [1024 x i8], i32, [12 x i8] }"* ]] || fail "default smart stack (gfx90a): $t"
 
-configure() {
-  cmake -G Ninja -S "$OMPDS_ROOT/scripts/cmake/devicertl" -B "$work/$1" \
-    -DOMPDS_SOURCE_DIR="$SRC" -DOMPDS_LLVM_INCLUDE_DIR=/usr/lib/llvm-19/include \
-    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-    -DLIBOMPTARGET_DEVICE_ARCHITECTURES=sm_90 \
-    -DCLANG_TOOL="$TC/bin/clang" -DLINK_TOOL="$TC/bin/llvm-link" \
-    -DOPT_TOOL="$TC/bin/opt" -DPACKAGER_TOOL="$TC/bin/clang-offload-packager" \
-    -DLIBOMPTARGET_DEVICE_SHARED_SCRATCHPAD_SIZE="$2"
+configure() { # DIR SIZE
+  devicertl_configure "$work/$1" -DLIBOMPTARGET_DEVICE_SHARED_SCRATCHPAD_SIZE="$2"
 }
 
 configure big 2048 >"$work/big.log" 2>&1 || { cat "$work/big.log"; fail "configure with 2048"; }

@@ -16,3 +16,16 @@ amdgpu_lds() {
   awk -v k="$2" '/\.group_segment_fixed_size:/ { g = $2 }
     /\.name:/ && $2 ~ k && !done { print g; done = 1 }' "$1/notes"
 }
+# devicertl_configure BUILD-DIR CMAKE-ARGS...: configures the patched DeviceRTL
+# on its own, for sm_90 and with the toolchain's tools (tests of its build
+# options; build with `ninja -C BUILD-DIR omptarget-nvptx-sm_90-bc`).
+devicertl_configure() {
+  local dir=$1
+  shift
+  cmake -G Ninja -S "$OMPDS_ROOT/scripts/cmake/devicertl" -B "$dir" \
+    -DOMPDS_SOURCE_DIR="$SRC" -DOMPDS_LLVM_INCLUDE_DIR=/usr/lib/llvm-19/include \
+    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DLIBOMPTARGET_DEVICE_ARCHITECTURES=sm_90 \
+    -DCLANG_TOOL="$TC/bin/clang" -DLINK_TOOL="$TC/bin/llvm-link" \
+    -DOPT_TOOL="$TC/bin/opt" -DPACKAGER_TOOL="$TC/bin/clang-offload-packager" "$@"
+}
