@@ -43,7 +43,8 @@ dev=$work/nolto/escape_xtu_dev-openmp-nvptx64-nvidia-cuda-sm_90.s
 [ -f "$dev" ] || fail "-fno-offload-lto: no per-file PTX for escape_xtu_dev.c"
 awk '/^\.visible \.func block_scan\(/,/^}/' "$dev" | grep -q "exit;" ||
   fail "-fno-offload-lto: block_scan is no longer a bare exit; revisit the LTO default"
-TEAM_STATE='^\.shared .*_ZN4ompx5state9TeamStateE\['
+# The team state, whole or split into parts by GlobalOpt (its first part).
+TEAM_STATE='^\.shared .*_ZN4ompx5state9TeamStateE\(\[\|_\$_0;\)'
 build lto0 -O0
 ptx=$work/lto0/prog.nvptx64-nvidia-cuda.sm_90.s
 [ -f "$ptx" ] || fail "-O0 did not link the NVPTX device code with LTO (no $ptx)"

@@ -3,13 +3,15 @@
 # shared scalar at -O0 on sm_90: runtime-owned shared memory <= 64 B", stock
 # 2140 B). Patches clang-Driver-Optimize-the-OpenMP-device-link-at-O0.patch
 # (the device link specializes the runtime, the user's code stays optnone),
-# OpenMP-DeviceRTL-Drop-the-unused-ICV-padding-from-the-team-state.patch and
-# the GlobalOpt patch that splits the argument sharing space by slot:
+# OpenMP-DeviceRTL-Drop-the-unused-ICV-padding-from-the-team-state.patch, the
+# GlobalOpt patch that splits the argument sharing space by slot, and
+# OpenMP-Deduce-the-device-runtime-s-nesting-and-thread-state-assumptions.patch
+# (no thread states, so no thread-state pointer and flag):
 #  - the 2017 paper's Fig. 5 kernel (benchmarks/programs/paper_fig5.c, N=1,
 #    locals inside the target region) and the stronger seed version
 #    (benchmarks/seeds/fig5.c) built with `clang -O0` report, per kernel
-#    (NVPTX remark KernelSharedMemory), at most 64 bytes of shared memory
-#    besides the depot (88 for the seed, which has a second kernel; 340 for
+#    (NVPTX remark KernelSharedMemory), at most 36 bytes of shared memory
+#    besides the depot (56 for the seed, which has a second kernel; 304 for
 #    the seed with 32 scalars, whose regions use 33 argument slots), and the
 #    depot holds exactly the shared variables;
 #  - on gfx90a the kernel's LDS (group_segment_fixed_size) is at most the
@@ -83,17 +85,19 @@ check_amdgpu() { # NAME SOURCE KERNEL-SUFFIX DEPOT MAX-RUNTIME FLAGS...
 }
 
 # Fig. 5 of the paper: c1 (4 B) and the array pointer a (8 B) are shared.
-check_nvptx paper-fig5 "$B/programs/paper_fig5.c" _l69 12 64 -DN=1 -DINSIDE=1
-check_amdgpu paper-fig5-amd "$B/programs/paper_fig5.c" _l69 "$DEPOT" 64 -DN=1 -DINSIDE=1
+# Runtime: two argument slots (16 B), the work function (8 B), the team
+# size, the thread count and the active level (4 B each).
+check_nvptx paper-fig5 "$B/programs/paper_fig5.c" _l69 12 36 -DN=1 -DINSIDE=1
+check_amdgpu paper-fig5-amd "$B/programs/paper_fig5.c" _l69 "$DEPOT" 36 -DN=1 -DINSIDE=1
 # The seed version: only c1 is shared (a and t are passed by value). Its
 # second kernel (the omp_is_initial_device probe) shares __kmpc_target_init,
 # so the execution-mode flag (4 B) and the kernel environment pointer (8 B)
-# are not folded, and its parallel regions use three argument slots: 84 B.
-check_nvptx seed-fig5 "$B/seeds/fig5.c" _l110 4 88 -DN=1 -DINSIDE=1
-check_amdgpu seed-fig5-amd "$B/seeds/fig5.c" _l110 "$DEPOT" 88 -DN=1 -DINSIDE=1
+# are not folded, and its parallel regions use three argument slots: 56 B.
+check_nvptx seed-fig5 "$B/seeds/fig5.c" _l110 4 56 -DN=1 -DINSIDE=1
+check_amdgpu seed-fig5-amd "$B/seeds/fig5.c" _l110 "$DEPOT" 56 -DN=1 -DINSIDE=1
 # 32 shared scalars: the parallel regions pass 33 arguments, so the sharing
 # space keeps 33 of its 64 slots (GlobalOpt shrinks it once the DeviceRTL
-# copies arguments with constant indices): 332 B, where all 512 B of the
+# copies arguments with constant indices): 264 B, where all 512 B of the
 # sharing space were kept before.
-check_nvptx seed-fig5-n32 "$B/seeds/fig5.c" _l110 128 340 -DN=32 -DINSIDE=1
-echo "runtime shared memory at -O0: 64 bytes for the paper's Fig. 5 kernel"
+check_nvptx seed-fig5-n32 "$B/seeds/fig5.c" _l110 128 304 -DN=32 -DINSIDE=1
+echo "runtime shared memory at -O0: 36 bytes for the paper's Fig. 5 kernel"
