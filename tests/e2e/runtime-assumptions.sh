@@ -6,7 +6,7 @@
 # their reservation"). Built with `clang -O0` (the user's code is optnone, so
 # only these flags remove the runtime's serialized path):
 #  - the 2017 paper's Fig. 5 (benchmarks/programs/paper_fig5.c) gets both
-#    remarks on sm_90 and on gfx90a, and its PTX calls no malloc; with
+#    remarks (OMP200, OMP201) on sm_90 and on gfx90a, and its PTX calls no malloc; with
 #    -openmp-opt-disable-runtime-assumptions at the device link it gets no
 #    remark and malloc is back (the thread states), so this test can fail;
 #  - a parallel region that reaches another one through a device function,
@@ -19,8 +19,8 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/env.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-NESTED="The device runtime assumes no nested parallelism"
-NOSTATE="The device runtime assumes no thread states"
+NESTED="Deduced -fopenmp-assume-no-nested-parallelism for the device program"
+NOSTATE="Deduced -fopenmp-assume-no-thread-state for the device program"
 
 cat >"$work/nested.c" <<'EOF'
 #include <omp.h>
