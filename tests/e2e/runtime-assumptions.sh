@@ -83,13 +83,8 @@ EOF
 build() { # NAME ARCH SOURCE FLAGS...: builds $work/NAME, remarks in NAME/log
   local name=$1 arch=$2 src=$3 d=$work/$1
   shift 3
-  mkdir -p "$d"
-  (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch="$arch" -O0 \
-    -I"$OMPDS_ROOT/benchmarks/common" "$@" "$src" -o prog -save-temps \
-    -Wl,--offload-opt=-pass-remarks=openmp-opt) >"$d/log" 2>&1 ||
-    { cat "$d/log" >&2; fail "$name: build failed"; }
-  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q "PASS" ||
-    fail "$name: does not print PASS on the host fallback"
+  offload_build "$d" "$arch" "$src" -I"$OMPDS_ROOT/benchmarks/common" "$@" \
+    -Wl,--offload-opt=-pass-remarks=openmp-opt
   if [ "$arch" = sm_90 ] && [ -n "$PTXAS" ]; then
     "$PTXAS" -arch=sm_90 -c "$d/prog.nvptx64-nvidia-cuda.sm_90.s" -o "$d/p.o" ||
       fail "$name: ptxas rejects the PTX"

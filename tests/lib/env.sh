@@ -29,3 +29,16 @@ devicertl_configure() {
     -DCLANG_TOOL="$TC/bin/clang" -DLINK_TOOL="$TC/bin/llvm-link" \
     -DOPT_TOOL="$TC/bin/opt" -DPACKAGER_TOOL="$TC/bin/clang-offload-packager" "$@"
 }
+# offload_build DIR ARCH SOURCE CLANG-FLAGS...: builds SOURCE for the host and
+# ARCH with -O0 into DIR/prog (-save-temps, the compiler's output in DIR/log)
+# and checks that it prints PASS on the host fallback; fails with the log.
+offload_build() {
+  local d=$1 arch=$2 src=$3
+  shift 3
+  mkdir -p "$d"
+  (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch="$arch" -O0 \
+    "$@" "$src" -o prog -save-temps) >"$d/log" 2>&1 ||
+    { cat "$d/log" >&2; fail "$(basename "$d"): build failed"; }
+  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q "PASS" ||
+    fail "$(basename "$d"): does not print PASS on the host fallback"
+}
