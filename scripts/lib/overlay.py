@@ -46,6 +46,9 @@ PACKAGES = {
     "libclang-19-dev": DEB_LIB + "/libclangCodeGen.a",
     "llvm-19-tools": DEB + "/bin/FileCheck",
     "lld-19": DEB + "/bin/ld.lld",
+    # clang-offload-packager (the DeviceRTL's packaging) and the offload tools
+    # that the stock side of the tests runs.
+    "clang-tools-19": DEB + "/bin/clang-offload-packager",
     "libomp-19-dev": DEB_LIB + "/libomptarget.devicertl.a",
     "clang-format-19": "/usr/bin/clang-format-19",
     "cmake": "/usr/bin/cmake",
