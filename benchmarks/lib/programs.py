@@ -104,6 +104,11 @@ def all_programs(sweep=None):
                          "a 64 KiB team-shared array: over the depot budget "
                          "(one team: its runtime allocation comes from the "
                          "8 MiB device heap)"))
+    progs.append(Program("pool-stress", "escape", ["programs/pool_stress.c"],
+                         [], ("run_target", 0), [], "", {}, [],
+                         "stress: every worker of 264 teams allocates and "
+                         "checks an escaping local 16 times (the global "
+                         "pool's claim and free ordering at -O0)"))
     progs.append(Program("escape-xtu", "escape",
                          ["programs/escape_xtu.c", "programs/escape_xtu_dev.c"],
                          [], ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],

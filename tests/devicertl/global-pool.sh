@@ -7,7 +7,8 @@
 #  - the toolchain's NVPTX and AMDGPU DeviceRTLs have the 4 MiB pool;
 #  - an -O0 program whose workers allocate at run time (a device function
 #    called in a parallel region, locals escaping) links for sm_90 with the
-#    pool in its PTX before device malloc, and ptxas accepts it; built with
+#    pool in its PTX before device malloc, a fence after each of its claims
+#    and before its free, and ptxas accepts it; built with
 #    -fopenmp-target-debug it also reports the fallbacks; the paper's Fig. 5
 #    at -O0, which allocates nothing at run time, has no pool;
 #  - a DeviceRTL configured without a pool (LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE
@@ -78,6 +79,17 @@ ptx=$(echo "$work"/plain/prog.*sm_90.s)
 grep -Eq '^\.global \.align 16 \.b8 .*GlobalPool.*\[4202496\];' "$ptx" ||
   fail "the -O0 worker allocations cannot fall back to the global pool (no 4 MiB + bitmap pool in the PTX)"
 grep -q 'atom\..*or\.b32' "$ptx" || fail "no atomic or (pool bitmap) in the PTX"
+# The pool claims blocks with an acquire fetch_or and frees them with a release
+# fetch_and: PTX's atom is relaxed, so a fence must follow every claim and
+# precede the free (0.3.0 had neither: the next owner of a block could see the
+# last owner's stores land after its own; patch NVPTX-Bracket-atomicrmw-and-
+# cmpxchg-stronger-than-monotonic-with-fences.patch).
+awk '/atom\.global\.or\.b32/ { claims++; getline; if ($1 ~ /^(membar|fence)\./) fenced++ }
+     END { if (!claims || claims != fenced) exit 1 }' "$ptx" ||
+  fail "a claim of the pool (atom.global.or.b32) is not followed by a fence"
+awk '/(membar|fence)\./ { f = NR } /atom\.global\.and\.b32/ && f == NR - 1 { released++ }
+     END { exit !released }' "$ptx" ||
+  fail "the pool's free (atom.global.and.b32) has no fence before it"
 grep -Eq '^\s+malloc,' "$ptx" || fail "device malloc is gone: the pool must fall back to it"
 # The linked, optimized device IR keeps the messages as text.
 messages() { "$TC/bin/llvm-dis" "$work/$1"/prog.*sm_90.postopt.bc -o - | grep -c "$2" || true; }
