@@ -1,9 +1,9 @@
 """Building the benchmark programs and measuring their device code (ompds).
 
 Three compilers:
-  stock  Debian's clang-19 (19.1.7).  NVIDIA offload needs
-         LIBRARY_PATH=/usr/lib/llvm-19/lib (to find its DeviceRTL); AMD
-         offload needs -nogpulib -L/usr/lib/llvm-19/lib -lomptarget.devicertl
+  stock  Debian's clang of the base version (scripts/base.conf).  NVIDIA offload needs
+         LIBRARY_PATH=/usr/lib/llvm-<major>/lib (to find its DeviceRTL); AMD
+         offload needs -nogpulib -L/usr/lib/llvm-<major>/lib -lomptarget.devicertl
          (there are no ROCm device libraries on these machines).
   ompds  build/toolchain/bin/clang, plain `clang -fopenmp --offload-arch=...`.
   nvcc   CUDA's nvcc, for the CUDA equivalents (sm_90 only).
@@ -19,13 +19,17 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 
 import elfinfo
 
 BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(BENCH)
-DEB_LLVM = "/usr/lib/llvm-19"
+sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+import base  # noqa: E402  (the series' base: scripts/base.conf)
+
+DEB_LLVM = base.DEB_LLVM
 
 COMPILERS = ["stock", "ompds", "nvcc"]
 ARCHS = ["sm_90", "gfx90a"]
@@ -72,7 +76,7 @@ class Tools:
             os.path.join(build, "toolchain")
         self.toolchain = os.path.abspath(tc)
         self.clang = {
-            "stock": which(os.environ.get("OMPDS_STOCK_CLANG"), "clang-19",
+            "stock": which(os.environ.get("OMPDS_STOCK_CLANG"), "clang" + base.SUFFIX,
                            DEB_LLVM + "/bin/clang"),
             "ompds": which(os.path.join(self.toolchain, "bin", "clang")),
         }
@@ -122,7 +126,7 @@ class Tools:
             raise HarnessError("compiler not found: %s" % ", ".join(missing))
         for t, name in ((self.readelf, "llvm-readelf"), (self.llvm_dis, "llvm-dis")):
             if not t:
-                raise HarnessError("%s not found (Debian's llvm-19 package)" % name)
+                raise HarnessError("%s not found (Debian's llvm%s package)" % (name, base.SUFFIX))
 
 
 def clean_env(extra=None):

@@ -1,6 +1,6 @@
 """The benchmark programs and their variants (ompds benchmarks).
 
-One Program is one build: OpenMP sources (built with stock clang-19 and
+One Program is one build: OpenMP sources (built with stock clang and
 ompds) and, where there is one, the CUDA equivalent (built with nvcc), with
 the same -D macros.  `kernel` names the OpenMP kernel the tables report: the
 function that holds the target region and the region's position among that

@@ -4,15 +4,9 @@
 OMPDS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export OMPDS_ROOT
 
-# The pinned base. Changing any of these is a rebase (see docs/rebasing.md).
-OMPDS_BASE_TAG=llvmorg-19.1.7
-OMPDS_BASE_COMMIT=cd708029e0b2869e80abe31ddb175f7c35361f90
-OMPDS_DEB_SRC_PKG=llvm-toolchain-19
-OMPDS_DEB_VERSION=1:19.1.7-3~deb12u1
-OMPDS_DEB_ORIG=llvm-toolchain-19_19.1.7.orig.tar.xz
-OMPDS_DEB_ORIG_SHA256=ae498f3bc58ae2d9f64ef5f0c035c4240152bf015a5b7738b15c22e93bdc97ce
-OMPDS_LLVM_MAJOR=19
-OMPDS_DEB_LLVM=/usr/lib/llvm-19
+# The pinned base (scripts/base.conf) and what follows from it.
+# shellcheck source=base.sh
+. "$OMPDS_ROOT/scripts/lib/base.sh"
 
 # Caches live outside the git checkout so that a fresh clone on the same
 # machine reuses them.

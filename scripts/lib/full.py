@@ -2,7 +2,7 @@
 """The full build: the patch series on the pristine base, CMake + Ninja.
 
 Builds clang and lld with the X86, NVPTX and AMDGPU targets and the openmp and
-offload runtimes (DeviceRTL included) from llvmorg-19.1.7 with the series
+offload runtimes (DeviceRTL included) from the base (scripts/base.conf) with the series
 applied, and installs them into a prefix. For big build nodes and for upstream
 work; the overlay build (scripts/build, the default) is the quick path.
 """
@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import base  # noqa: E402
 import overlay  # noqa: E402
 import series as ser  # noqa: E402
 
@@ -26,8 +27,8 @@ AMDGPU_ARCHS = "gfx906;gfx908;gfx90a;gfx940;gfx941;gfx942;gfx1030;gfx1100"
 
 
 def cmake_command(src, build, prefix, archs, jobs):
-    cc = shutil.which("clang-19") or shutil.which("clang") or "cc"
-    cxx = shutil.which("clang++-19") or shutil.which("clang++") or "c++"
+    cc = shutil.which("clang" + base.SUFFIX) or shutil.which("clang") or "cc"
+    cxx = shutil.which("clang++" + base.SUFFIX) or shutil.which("clang++") or "c++"
     args = [
         "cmake", "-G", "Ninja", "-S", os.path.join(src, "llvm"), "-B", build,
         "-DCMAKE_BUILD_TYPE=Release",
@@ -46,7 +47,7 @@ def cmake_command(src, build, prefix, archs, jobs):
         "-DOMPDS_SERIES_VERSION=" + overlay.ser_version(),
         "-DCLANG_VENDOR=ompds",
     ] + overlay.devicertl_options()
-    if shutil.which("ld.lld") or shutil.which("ld.lld-19"):
+    if shutil.which("ld.lld") or shutil.which("ld.lld" + base.SUFFIX):
         args.append("-DLLVM_USE_LINKER=lld")
     if shutil.which("ccache"):
         args.append("-DLLVM_CCACHE_BUILD=ON")

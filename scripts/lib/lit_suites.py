@@ -12,7 +12,7 @@ config, as CMake's llvm-lit does; it can be used by hand to rerun one test.
 
 Run the same suites against Debian's binaries and against ours, then compare:
 
-  lit_suites.py --src SRC --bin /usr/lib/llvm-19/bin --work W/stock --json stock.json
+  lit_suites.py --src SRC --bin /usr/lib/llvm-<major>/bin --work W/stock --json stock.json
   lit_suites.py --src SRC --bin build/toolchain/bin --work W/ours --json ours.json
   lit_suites.py --compare stock.json ours.json     # exit 1 on new failures
 
@@ -91,7 +91,7 @@ def llvm_config(bindir, arg):
 def cmake_vars(path):
     """The set(NAME value) assignments of a CMake package config file."""
     if not os.path.exists(path):
-        die("%s not found (package llvm-19-dev): it says how LLVM was configured" % path)
+        die("%s not found (Debian package llvm-<major>-dev): it says how LLVM was configured" % path)
     with open(path) as f:
         return dict(re.findall(r"^set\((\w+) ?(.*)\)$", f.read(), re.M))
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The overlay build: the patch series on top of Debian's LLVM 19 binaries.
+"""The overlay build: the patch series on top of Debian's binaries of the base.
 
 Only what the series changes is compiled: the translation units it touches,
 plus every translation unit that includes a header it touches (found from an
@@ -28,29 +28,36 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import base  # noqa: E402
 import series as ser  # noqa: E402
 from util import die, note  # noqa: E402
 
-DEB = "/usr/lib/llvm-19"
+DEB = base.DEB_LLVM
 DEB_LIB = DEB + "/lib"
 DEB_INC = DEB + "/include"
-DEB_REVISION = "3~deb12u1"
+DEB_REVISION = base.DEB_REVISION
+V = base.SUFFIX  # Debian's package and tool suffix, "-<major>"
+# Debian's compilers of the base version: they built Debian's objects, so the
+# overlay compiles with them.
+DEB_CC = "/usr/bin/clang" + V
+DEB_CXX = "/usr/bin/clang++" + V
 MULTIARCH = "/usr/lib/x86_64-linux-gnu"
 
 # Packages the overlay needs (Debian 12 names), and a file proving each.
 PACKAGES = {
-    "clang-19": "/usr/bin/clang++-19",
+    "clang" + V: DEB_CXX,
     # ThreadSanitizer, for the host test of the DeviceRTL's global memory pool.
-    "libclang-rt-19-dev": DEB_LIB + "/clang/19/lib/linux/libclang_rt.tsan-x86_64.a",
-    "llvm-19-dev": DEB_LIB + "/libLLVMCore.a",
-    "libclang-19-dev": DEB_LIB + "/libclangCodeGen.a",
-    "llvm-19-tools": DEB + "/bin/FileCheck",
-    "lld-19": DEB + "/bin/ld.lld",
+    "libclang-rt%s-dev" % V: DEB_LIB + "/clang/%s/lib/linux/libclang_rt.tsan-x86_64.a"
+    % base.MAJOR,
+    "llvm%s-dev" % V: DEB_LIB + "/libLLVMCore.a",
+    "libclang%s-dev" % V: DEB_LIB + "/libclangCodeGen.a",
+    "llvm%s-tools" % V: DEB + "/bin/FileCheck",
+    "lld" + V: DEB + "/bin/ld.lld",
     # clang-offload-packager (the DeviceRTL's packaging) and the offload tools
     # that the stock side of the tests runs.
-    "clang-tools-19": DEB + "/bin/clang-offload-packager",
-    "libomp-19-dev": DEB_LIB + "/libomptarget.devicertl.a",
-    "clang-format-19": "/usr/bin/clang-format-19",
+    "clang-tools" + V: DEB + "/bin/clang-offload-packager",
+    "libomp%s-dev" % V: DEB_LIB + "/libomptarget.devicertl.a",
+    "clang-format" + V: "/usr/bin/clang-format" + V,
     "cmake": "/usr/bin/cmake",
     "ninja-build": "/usr/bin/ninja",
     "ccache": "/usr/bin/ccache",
@@ -80,10 +87,10 @@ SRC_DIRS = ["llvm", "clang", "offload", "openmp", "cmake", "third-party"]
 # against Debian's libLLVM instead of using Debian's.
 HOST_OFFLOAD_DIRS = ("offload/src/", "offload/include/", "offload/plugins-nextgen/",
                      "offload/cmake/", "offload/CMakeLists.txt")
-HOST_OFFLOAD_LIB = "libomptarget.so.19.1"
+HOST_OFFLOAD_LIB = "libomptarget.so." + base.SOVERSION
 
 # Clang's driver options: a change regenerates Options.inc (Debian's is
-# reproduced byte for byte by llvm-tblgen-19 from the unpatched file) and
+# reproduced byte for byte by Debian's llvm-tblgen from the unpatched file) and
 # recompiles every includer of clang/Driver/Options.h.
 DRIVER_OPTIONS_TD = "clang/include/clang/Driver/Options.td"
 DRIVER_OPTIONS_H = "clang/include/clang/Driver/Options.h"
@@ -158,22 +165,22 @@ def ensure_packages(install):
         res = subprocess.run(pre + ["apt-get", "install", "-y", "-q",
                                     "--no-install-recommends"] + missing, env=env)
     if res.returncode != 0:
-        die("apt-get install %s failed; the overlay needs Debian 12's LLVM 19 packages "
-            "(or use scripts/build --mode full)" % " ".join(missing))
-    out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "llvm-19-dev"],
+        die("apt-get install %s failed; the overlay needs Debian's LLVM %s packages "
+            "(or use scripts/build --mode full)" % (" ".join(missing), base.LLVM_VERSION))
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "llvm%s-dev" % V],
                          stdout=subprocess.PIPE).stdout.decode()
     check_debian_version(out)
 
 
 def check_debian_version(version=None):
     if version is None:
-        version = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "llvm-19-dev"],
+        version = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "llvm%s-dev" % V],
                                  stdout=subprocess.PIPE).stdout.decode()
-    want = "1:19.1.7-3~deb12u1"
+    want = base.DEB_VERSION
     if version != want:
-        die("Debian's llvm-19-dev is %r but the overlay needs exactly %s (the objects it "
+        die("Debian's llvm%s-dev is %r but the overlay needs exactly %s (the objects it "
             "substitutes must match the base source).\n  Install that version, or use "
-            "scripts/build --mode full." % (version, want))
+            "scripts/build --mode full." % (V, version, want))
 
 
 # --- patched source tree -----------------------------------------------------
@@ -481,7 +488,7 @@ def per_file_defines(rel, version):
 def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offload,
                 driver_options):
     n = Ninja()
-    cxx = "/usr/bin/clang++-19"
+    cxx = DEB_CXX
     # Paths under the build directory are hashed relative to it, so a fresh
     # clone (another path) still hits the cache of an earlier one.
     launcher = ("CCACHE_BASEDIR=%s CCACHE_NOHASHDIR=1 ccache " % shlex.quote(
@@ -613,7 +620,7 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
     cmake_args = [
         "cmake", "-G", "Ninja", "-S", os.path.join(ROOT, "scripts/cmake/devicertl"),
         "-B", rtl, "-DOMPDS_SOURCE_DIR=" + src, "-DOMPDS_LLVM_INCLUDE_DIR=" + DEB_INC,
-        "-DCMAKE_C_COMPILER=/usr/bin/clang-19", "-DCMAKE_CXX_COMPILER=/usr/bin/clang++-19",
+        "-DCMAKE_C_COMPILER=" + DEB_CC, "-DCMAKE_CXX_COMPILER=" + DEB_CXX,
         "-DLIBOMPTARGET_DEVICE_ARCHITECTURES=" + archs,
         "-DCLANG_TOOL=" + os.path.join(tc, "clang"),
         "-DLINK_TOOL=" + os.path.join(tc, "llvm-link"),
@@ -644,7 +651,7 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
             "cmake", "-G", "Ninja", "-S", os.path.join(src, "offload"), "-B", off,
             "-DCMAKE_PROJECT_INCLUDE=" + os.path.join(ROOT, "scripts/cmake/offload-standalone.cmake"),
             "-DLLVM_DIR=" + DEB + "/lib/cmake/llvm", "-DCMAKE_BUILD_TYPE=Release",
-            "-DCMAKE_C_COMPILER=/usr/bin/clang-19", "-DCMAKE_CXX_COMPILER=/usr/bin/clang++-19",
+            "-DCMAKE_C_COMPILER=" + DEB_CC, "-DCMAKE_CXX_COMPILER=" + DEB_CXX,
             "-DLIBOMPTARGET_PLUGINS_TO_BUILD=cuda;amdgpu;host",
             "-DLIBOMPTARGET_BUILD_DEVICERTL_BCLIB=OFF", "-DLIBOMPTARGET_OMPT_SUPPORT=ON",
             # Debian's RUNPATH ($ORIGIN), not the build tree's.
@@ -731,7 +738,7 @@ def assemble_prefix(out, prefix, archs, host_offload):
         if os.path.lexists(dst):
             os.remove(dst)
         shutil.copy2(os.path.join(out, "bin", t), dst)
-    for alias in ("clang++", "clang-19", "clang-cpp", "clang-cl"):
+    for alias in ("clang++", "clang" + V, "clang-cpp", "clang-cl"):
         symlink("clang", os.path.join(b, alias))
     for t in DEBIAN_TOOLS:
         if os.path.exists(os.path.join(DEB, "bin", t)):
@@ -749,7 +756,8 @@ def assemble_prefix(out, prefix, archs, host_offload):
         shutil.copy2(ours, os.path.join(rt, HOST_OFFLOAD_LIB))
         symlink(HOST_OFFLOAD_LIB, os.path.join(rt, "libomptarget.so"))
         # Its RUNPATH is $ORIGIN, as Debian's: libLLVM next to it, as there.
-        symlink(os.path.join(DEB_LIB, "libLLVM.so.19.1"), os.path.join(rt, "libLLVM.so.19.1"))
+        libllvm = "libLLVM.so." + base.SOVERSION
+        symlink(os.path.join(DEB_LIB, libllvm), os.path.join(rt, libllvm))
     # Our DeviceRTL only.
     rtl = os.path.join(out, "devicertl", "lib")
     for f in glob.glob(os.path.join(rtl, "libomptarget-*.bc")) + \
@@ -757,7 +765,8 @@ def assemble_prefix(out, prefix, archs, host_offload):
         shutil.copy2(f, os.path.join(rt, os.path.basename(f)))
     # The resource directory (headers such as omp.h, compiler-rt): Debian's.
     os.makedirs(os.path.join(prefix, "lib", "clang"), exist_ok=True)
-    symlink(os.path.join(DEB_LIB, "clang", "19"), os.path.join(prefix, "lib", "clang", "19"))
+    symlink(os.path.join(DEB_LIB, "clang", base.MAJOR),
+            os.path.join(prefix, "lib", "clang", base.MAJOR))
     # ROCm device libraries from Debian's rocm-device-libs, found by clang
     # next to its installation (<prefix>/amdgcn/bitcode).
     os.makedirs(os.path.join(prefix, "amdgcn"), exist_ok=True)

@@ -51,6 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import series as ser  # noqa: E402
+import base  # noqa: E402
 from util import die, note  # noqa: E402
 
 BUILD = os.environ.get("OMPDS_BUILD", os.path.join(ROOT, "build"))
@@ -66,12 +67,11 @@ git = ser.git
 
 
 def common_var(name):
-    """A variable of scripts/lib/common.sh (the pinned base)."""
-    with open(os.path.join(HERE, "common.sh")) as f:
-        m = re.search(r"^%s=(\S+)" % name, f.read(), re.M)
-    if not m:
-        die("scripts/lib/common.sh does not set %s" % name)
-    return m.group(1)
+    """A variable of scripts/base.conf (the pinned base)."""
+    try:
+        return base.var(name)
+    except KeyError as e:
+        die(str(e))
 
 
 def llvm_version(tree):
@@ -400,7 +400,7 @@ def cmd_rebase(args):
     else:
         m = re.match(r"(?:\d+:)?(\d+)\.", args.onto_debian)
         if not m:
-            die("%r is not a Debian version of LLVM (e.g. 1:19.1.7-3~deb12u1)" % args.onto_debian)
+            die("%r is not a Debian version of LLVM (e.g. %s)" % (args.onto_debian, base.DEB_VERSION))
         package = args.debian_package or "llvm-toolchain-%s" % m.group(1)
         new_base = debian_base(args.onto_debian, package)
         new_desc = "Debian %s %s (LLVM %s, with Debian's patches)" % (

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import base
 from util import die, note
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -371,21 +372,27 @@ def lint(format_check=True):
     return problems
 
 
+CLANG_FORMAT = "clang-format" + base.SUFFIX  # the base version's
+
+
 def find_clang_format_diff():
-    for c in ("clang-format-diff-19", "/usr/lib/llvm-19/share/clang/clang-format-diff.py"):
+    for c in ("clang-format-diff" + base.SUFFIX,
+              base.DEB_LLVM + "/share/clang/clang-format-diff.py"):
         path = shutil.which(c) or (c if os.path.exists(c) else None)
-        if path and (shutil.which("clang-format-19") or os.path.exists("/usr/lib/llvm-19/bin/clang-format")):
+        if path and (shutil.which(CLANG_FORMAT) or
+                     os.path.exists(base.DEB_LLVM + "/bin/clang-format")):
             return path
     return None
 
 
 def format_problems(names):
-    """clang-format-19 on the added lines of each patch, at its position."""
+    """clang-format of the base version on the added lines of each patch, at its
+    position."""
     cfd = find_clang_format_diff()
     if not cfd:
-        return ["clang-format-19 is not installed (apt-get install clang-format-19); "
-                "cannot check that patches are clang-format clean"]
-    binary = shutil.which("clang-format-19") or "/usr/lib/llvm-19/bin/clang-format"
+        return ["%s is not installed (apt-get install %s); "
+                "cannot check that patches are clang-format clean" % (CLANG_FORMAT, CLANG_FORMAT)]
+    binary = shutil.which(CLANG_FORMAT) or base.DEB_LLVM + "/bin/clang-format"
     problems = []
     tmp = tempfile.mkdtemp(prefix="ompds-lint-")
     try:

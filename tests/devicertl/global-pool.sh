@@ -29,7 +29,7 @@ if "$TC/bin/clang++" -std=c++17 -O1 -g -fsanitize=thread -pthread -I"$inc" \
   TSAN_OPTIONS=halt_on_error=1 "$work/pool-tsan" || fail "the pool's host test fails under ThreadSanitizer"
 else
   cat "$work/tsan.log" >&2
-  fail "no ThreadSanitizer runtime (install libclang-rt-19-dev)"
+  fail "no ThreadSanitizer runtime (install libclang-rt$OMPDS_TOOL_SUFFIX-dev)"
 fi
 
 pool_type() {

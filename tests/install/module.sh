@@ -6,13 +6,15 @@
 #     sourced, `module use` + `module load ompds/<VERSION>`, then
 #     `clang -fopenmp --offload-arch=sm_90 -DN=8 fig5.c` (plain, no flags) and
 #     run it: the host fallback must print PASS, and nothing the executable
-#     loads may come from /usr/lib/llvm-19; the Tcl modulefile must load too;
+#     loads may come from Debian's LLVM (/usr/lib/llvm-<major>); the Tcl modulefile must load too;
 #  3. scripts/uninstall: only the other file is left.
 # Installs the Debian package lmod when it is missing. ~15 s.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 TC=${OMPDS_TOOLCHAIN:-${OMPDS_BUILD:-$root/build}/toolchain}
 VERSION=$(tr -d ' \n' <"$root/patches/VERSION")
+# shellcheck source=../../scripts/lib/base.sh
+. "$root/scripts/lib/base.sh"
 LMOD_INIT=/usr/share/lmod/lmod/init/bash
 fail() { echo "FAIL: $*" >&2; exit 1; }
 t0=$(date +%s)
@@ -65,7 +67,8 @@ cp -r "$root/benchmarks" "$work/benchmarks"
 # HOME; everything else comes from Lmod and the modulefile.
 clean_shell() {
   env -i HOME="$work/home" PATH=/usr/bin:/bin TERM=dumb \
-    bash --noprofile --norc -c "$1" bash "$LMOD_INIT" "$moved" "$VERSION" "$work/benchmarks/seeds"
+    bash --noprofile --norc -c "$1" bash "$LMOD_INIT" "$moved" "$VERSION" "$work/benchmarks/seeds" \
+    "$OMPDS_DEB_LLVM"
 }
 
 echo "== Lmod: module load ompds/$VERSION, compile and run fig5.c for sm_90"
@@ -90,7 +93,7 @@ clang -fopenmp --offload-arch=sm_90 -DN=8 fig5.c || { echo "the sm_90 compile fa
 llvm-objdump --offloading a.out | grep >/dev/null "arch            sm_90" || { echo "a.out has no sm_90 image"; exit 1; }
 out=$(./a.out 2>&1) || { echo "a.out failed: $out"; exit 1; }
 echo "$out" | grep PASS || { echo "a.out did not print PASS: $out"; exit 1; }
-if ldd a.out | grep -E "/usr/lib/llvm-19|not found"; then echo "a.out loads the above from outside the install"; exit 1; fi
+if ldd a.out | grep -E "$5/|not found"; then echo "a.out loads the above from outside the install"; exit 1; fi
 ldd a.out | grep >/dev/null "$P/.*libomptarget.so" || { echo "a.out does not load libomptarget from $P"; ldd a.out; exit 1; }
 module unload ompds
 [ "$(command -v clang || true)" != "$P/bin/clang" ] || { echo "module unload left $P/bin on PATH"; exit 1; }

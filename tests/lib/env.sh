@@ -1,6 +1,9 @@
 # Shared settings for the end-to-end tests. Sourced, not executed.
 # shellcheck shell=bash
 OMPDS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The series' base: OMPDS_DEB_LLVM, OMPDS_TOOL_SUFFIX, ...
+# shellcheck source=../../scripts/lib/base.sh
+. "$OMPDS_ROOT/scripts/lib/base.sh"
 OMPDS_BUILD=${OMPDS_BUILD:-$OMPDS_ROOT/build}
 TC=${OMPDS_TOOLCHAIN:-$OMPDS_BUILD/toolchain}
 SRC=${OMPDS_SRC:-$OMPDS_BUILD/overlay/src}
@@ -23,8 +26,8 @@ devicertl_configure() {
   local dir=$1
   shift
   cmake -G Ninja -S "$OMPDS_ROOT/scripts/cmake/devicertl" -B "$dir" \
-    -DOMPDS_SOURCE_DIR="$SRC" -DOMPDS_LLVM_INCLUDE_DIR=/usr/lib/llvm-19/include \
-    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DOMPDS_SOURCE_DIR="$SRC" -DOMPDS_LLVM_INCLUDE_DIR="$OMPDS_DEB_LLVM/include" \
+    -DCMAKE_C_COMPILER="clang$OMPDS_TOOL_SUFFIX" -DCMAKE_CXX_COMPILER="clang++$OMPDS_TOOL_SUFFIX" \
     -DLIBOMPTARGET_DEVICE_ARCHITECTURES=sm_90 \
     -DCLANG_TOOL="$TC/bin/clang" -DLINK_TOOL="$TC/bin/llvm-link" \
     -DOPT_TOOL="$TC/bin/opt" -DPACKAGER_TOOL="$TC/bin/clang-offload-packager" "$@"

@@ -17,7 +17,9 @@ BUILD=${OMPDS_BUILD:-$ROOT/build}
 SRC=$BUILD/overlay/src
 BASE=${OMPDS_CACHE:-$HOME/.cache/ompds}/base/debian
 TC=$BUILD/toolchain
-DEB=/usr/lib/llvm-19
+# shellcheck source=../../scripts/lib/base.sh
+. "$ROOT/scripts/lib/base.sh"
+DEB=$OMPDS_DEB_LLVM
 fail() { echo "cuda-elf-flags: FAIL: $*" >&2; exit 1; }
 for d in "$SRC/offload" "$BASE/offload" "$TC/bin/clang"; do
   [ -e "$d" ] || fail "$d missing: run scripts/build first"
@@ -29,7 +31,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 build() { # tree out extra-flags...
   local tree=$1 out=$2; shift 2
-  /usr/bin/clang++-19 -std=c++17 -O1 -w "$@" \
+  "/usr/bin/clang++$OMPDS_TOOL_SUFFIX" -std=c++17 -O1 -w "$@" \
     -I"$tree/offload/plugins-nextgen/common/include" -I"$tree/offload/include" \
     -I"$DEB/include" "$ROOT/tests/offload/elf-check.cpp" \
     "$tree/offload/plugins-nextgen/common/src/Utils/ELF.cpp" \

@@ -1,0 +1,47 @@
+"""The series' base (scripts/base.conf) and what follows from it.
+
+scripts/base.conf is the one place that names the LLVM release the series
+applies to and Debian's packages of it; everything else derives from it here
+(and in scripts/lib/base.sh for the shell scripts).
+"""
+
+import os
+import re
+
+CONF = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    "base.conf")
+
+
+def _read(path=CONF):
+    values = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"^(OMPDS_[A-Z0-9_]+)=(\S+)\s*$", line)
+            if m:
+                values[m.group(1)] = m.group(2)
+    return values
+
+
+_V = _read()
+
+
+def var(name):
+    """A variable of scripts/base.conf."""
+    if name not in _V:
+        raise KeyError("scripts/base.conf does not set %s" % name)
+    return _V[name]
+
+
+LLVM_VERSION = var("OMPDS_LLVM_VERSION")          # <major>.<minor>.<patch>
+BASE_TAG = var("OMPDS_BASE_TAG")
+BASE_COMMIT = var("OMPDS_BASE_COMMIT")
+DEB_SRC_PKG = var("OMPDS_DEB_SRC_PKG")
+DEB_VERSION = var("OMPDS_DEB_VERSION")            # <epoch>:<version>-<revision>
+DEB_ORIG = var("OMPDS_DEB_ORIG")
+DEB_ORIG_SHA256 = var("OMPDS_DEB_ORIG_SHA256")
+
+MAJOR = LLVM_VERSION.split(".")[0]
+SOVERSION = ".".join(LLVM_VERSION.split(".")[:2])  # libLLVM.so.<major>.<minor>
+SUFFIX = "-" + MAJOR                               # clang-<major>, llvm-<major>-dev
+DEB_REVISION = DEB_VERSION.rsplit("-", 1)[1]
+DEB_LLVM = "/usr/lib/llvm-" + MAJOR                # Debian's installation
