@@ -8,8 +8,14 @@ applies to and Debian's packages of it; everything else derives from it here
 import os
 import re
 
-CONF = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "base.conf")
+# OMPDS_BASE_CONF names another base definition (scripts/bases/*.conf), to work
+# on a new base beside the current one.
+CONF = os.environ.get("OMPDS_BASE_CONF") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "base.conf")
+if os.environ.get("OMPDS_BASE_CONF") and not (os.environ.get("OMPDS_CACHE") and
+                                             os.environ.get("OMPDS_BUILD")):
+    raise SystemExit("error: OMPDS_BASE_CONF=%s needs its own OMPDS_CACHE and OMPDS_BUILD"
+                     % CONF)
 
 
 def _read(path=CONF):
