@@ -83,6 +83,15 @@ static inline const char *bench_where(int on_host) {
   return on_host == 0 ? "device" : on_host == 1 ? "host" : "?";
 }
 
+/* Checks the team count a kernel reported against the TEAMS it asked for
+   (1..teams); prints an error and returns 1 when it is out of range. */
+static inline int bench_check_teams(int reported, int teams) {
+  if (reported >= 1 && reported <= teams)
+    return 0;
+  printf("error: kernel reported %d teams (expected 1..%d)\n", reported, teams);
+  return 1;
+}
+
 /* A well-mixed 32-bit hash, for deterministic test data. */
 static inline unsigned bench_hash(unsigned x) {
   x ^= x >> 16;

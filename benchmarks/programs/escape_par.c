@@ -88,11 +88,7 @@ int main(void) {
   run_target(in, out, info);
 
   int errors = 0;
-  if (info[0] < 1 || info[0] > TEAMS) {
-    printf("error: kernel reported %d teams (expected 1..%d)\n", info[0],
-           TEAMS);
-    errors++;
-  }
+  errors += bench_check_teams(info[0], TEAMS);
   for (int i = 0; i < SIZE; i++) {
     int want = 1000 * (i / WORKERS);
     for (int k = 0; k < WIN; k++) {

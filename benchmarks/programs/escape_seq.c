@@ -94,11 +94,7 @@ int main(void) {
   run_target(in, out, bins, info);
 
   int errors = 0;
-  if (info[0] < 1 || info[0] > TEAMS) {
-    printf("error: kernel reported %d teams (expected 1..%d)\n", info[0],
-           TEAMS);
-    errors++;
-  }
+  errors += bench_check_teams(info[0], TEAMS);
   for (int t = 0; t < TEAMS; t++) {
     int hist[NBINS] = {0}, total = 0;
     for (int i = 0; i < WORKERS; i++) {

@@ -55,11 +55,7 @@ int main(void) {
   run_target(in, out, totals, info);
 
   int errors = 0;
-  if (info[0] < 1 || info[0] > TEAMS) {
-    printf("error: kernel reported %d teams (expected 1..%d)\n", info[0],
-           TEAMS);
-    errors++;
-  }
+  errors += bench_check_teams(info[0], TEAMS);
   for (int t = 0; t < TEAMS; t++) {
     int s = 0;
     for (int i = t * WORKERS; i < (t + 1) * WORKERS; i++) {

@@ -100,11 +100,7 @@ int main(void) {
   run_target(out, info);
 
   int errors = 0;
-  if (info[0] < 1 || info[0] > TEAMS) {
-    printf("error: kernel reported %d teams (expected 1..%d)\n", info[0],
-           TEAMS);
-    errors++;
-  }
+  errors += bench_check_teams(info[0], TEAMS);
   for (int i = 0; i < SIZE; i++)
     if (out[i] != 0 && errors++ < 10)
       printf("error: thread %d of team %d saw %d wrong words\n", i % WORKERS,

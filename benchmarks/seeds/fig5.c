@@ -181,9 +181,7 @@ int main(void) {
 
   int errors = 0;
   int nteams = info[0];
-  if (nteams < 1 || nteams > TEAMS) {
-    printf("error: kernel reported %d teams (expected 1..%d)\n", nteams,
-           TEAMS);
+  if (bench_check_teams(nteams, TEAMS)) {
     errors++;
     nteams = TEAMS;
   }

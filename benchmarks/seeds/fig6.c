@@ -135,11 +135,7 @@ int main(void) {
   reference(a_ref, sums_ref);
 
   int errors = 0;
-  if (info[0] < 1 || info[0] > TEAMS) {
-    printf("error: kernel reported %d teams (expected 1..%d)\n", info[0],
-           TEAMS);
-    errors++;
-  }
+  errors += bench_check_teams(info[0], TEAMS);
   for (int i = 0; i < SIZE; i++)
     if (a[i] != a_ref[i] && errors++ < 10)
       printf("error: a[%d] = %d, expected %d\n", i, a[i], a_ref[i]);
