@@ -31,6 +31,11 @@ def _read(path=CONF):
 _V = _read()
 
 
+def optional(name, default=None):
+    """A variable a base definition may leave out."""
+    return _V.get(name, default)
+
+
 def var(name):
     """A variable of scripts/base.conf."""
     if name not in _V:
@@ -51,3 +56,12 @@ SOVERSION = ".".join(LLVM_VERSION.split(".")[:2])  # libLLVM.so.<major>.<minor>
 SUFFIX = "-" + MAJOR                               # clang-<major>, llvm-<major>-dev
 DEB_REVISION = DEB_VERSION.rsplit("-", 1)[1]
 DEB_LLVM = "/usr/lib/llvm-" + MAJOR                # Debian's installation
+# The cache of downloads and unpacked sources (scripts/lib/common.sh).
+CACHE = os.environ.get("OMPDS_CACHE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "ompds")
+# The patch series on this base (relative to the repository root): patches/,
+# unless a base worked on beside the current one keeps its own.
+PATCH_DIR = _V.get("OMPDS_PATCH_DIR", "patches")
+# Debian's package of the host offload runtime (libomptarget.so):
+# libomp-<major>-dev unless the base definition names another.
+DEB_OFFLOAD_PACKAGE = _V.get("OMPDS_DEB_OFFLOAD_PACKAGE", "libomp%s-dev" % SUFFIX)

@@ -16,6 +16,9 @@ fi
 # Optional: Debian's tarball of the packaging and where both tarballs are, for
 # a version whose .dsc apt-get source cannot fetch.
 OMPDS_DEB_DEBIAN_TARBALL= OMPDS_DEB_DEBIAN_SHA256= OMPDS_DEB_POOL_ORIG= OMPDS_DEB_POOL_DEBIAN=
+# Optional: the directory of the patch series on this base, relative to the
+# repository root (patches/ unless a base worked on beside names its own).
+OMPDS_PATCH_DIR=patches
 # shellcheck source=../base.conf
 . "$OMPDS_BASE_CONF"
 OMPDS_LLVM_MAJOR=${OMPDS_LLVM_VERSION%%.*}
@@ -24,4 +27,4 @@ OMPDS_LLVM_SOVERSION=$(echo "$OMPDS_LLVM_VERSION" | cut -d. -f1,2)
 # Debian's installation of that LLVM, and the suffix of its tools in /usr/bin.
 OMPDS_DEB_LLVM=/usr/lib/llvm-$OMPDS_LLVM_MAJOR
 OMPDS_TOOL_SUFFIX=-$OMPDS_LLVM_MAJOR
-export OMPDS_LLVM_VERSION OMPDS_LLVM_MAJOR OMPDS_LLVM_SOVERSION OMPDS_DEB_LLVM OMPDS_TOOL_SUFFIX
+export OMPDS_PATCH_DIR OMPDS_LLVM_VERSION OMPDS_LLVM_MAJOR OMPDS_LLVM_SOVERSION OMPDS_DEB_LLVM OMPDS_TOOL_SUFFIX

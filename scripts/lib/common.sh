@@ -37,11 +37,11 @@ as_root() {
 # The series version that the built toolchain reports.
 ompds_series_version() {
   local v
-  v=$(tr -d ' \n' <"$OMPDS_ROOT/patches/VERSION")
+  v=$(tr -d ' \n' <"$OMPDS_ROOT/$OMPDS_PATCH_DIR/VERSION")
   echo "$v"
 }
 
 # Lists the patch files of patches/series in order (comments and blanks dropped).
 series_patches() {
-  sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$OMPDS_ROOT/patches/series"
+  sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$OMPDS_ROOT/$OMPDS_PATCH_DIR/series"
 }

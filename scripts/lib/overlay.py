@@ -56,17 +56,37 @@ PACKAGES = {
     # clang-offload-packager (the DeviceRTL's packaging) and the offload tools
     # that the stock side of the tests runs.
     "clang-tools" + V: DEB + "/bin/clang-offload-packager",
-    "libomp%s-dev" % V: DEB_LIB + "/libomptarget.devicertl.a",
+    "libomp%s-dev" % V: DEB_LIB + "/libomp.so",
+    # The host offload runtime (libomptarget.so): in libomp-<major>-dev up to
+    # LLVM 19, in its own package later (scripts/base.conf names it).
+    base.DEB_OFFLOAD_PACKAGE: DEB_LIB + "/libomptarget.so",
     "clang-format" + V: "/usr/bin/clang-format" + V,
     "cmake": "/usr/bin/cmake",
     "ninja-build": "/usr/bin/ninja",
     "ccache": "/usr/bin/ccache",
-    "rocm-device-libs": MULTIARCH + "/amdgcn/bitcode/ocml.bc",
     "dpkg-dev": "/usr/bin/dpkg-source",
     # LLVM's CMake package needs zstd's and libffi's to configure offload/.
     "libzstd-dev": MULTIARCH + "/libzstd.so",
     "libffi-dev": MULTIARCH + "/libffi.so",
 }
+# ROCm's device libraries (ocml, ockl, oclc_*), which clang links into AMDGPU
+# code: Debian 12's rocm-device-libs unless the base definition names a newer
+# package (OMPDS_ROCM_DEVICE_LIBS_DEB: its pool path, sha256, and the
+# directory of the bitcode inside it), fetched and unpacked into the cache.
+ROCM_DEB = base.optional("OMPDS_ROCM_DEVICE_LIBS_DEB")
+if not ROCM_DEB:
+    PACKAGES["rocm-device-libs"] = MULTIARCH + "/amdgcn/bitcode/ocml.bc"
+# Packages of the base that conflict with the same package of another LLVM
+# version (libomp-<major>-dev conflicts with every other libomp-x.y-dev): they
+# are unpacked into the cache instead of installed, so that the toolchains of
+# two bases can be built on one machine. Other packages they need that the
+# base definition names (OMPDS_DEB_EXTRA_PACKAGES) are installed.
+UNPACKED_PACKAGES = base.optional("OMPDS_DEB_UNPACKED_PACKAGES", "").split(",")
+UNPACKED_PACKAGES = [p for p in UNPACKED_PACKAGES if p]
+for _p in UNPACKED_PACKAGES:
+    PACKAGES = {k: v for k, v in PACKAGES.items() if k != _p}
+EXTRA_PACKAGES = [p for p in base.optional("OMPDS_DEB_EXTRA_PACKAGES", "").split(",") if p]
+UNPACKED_ROOT = os.path.join(base.CACHE, "debs", "root")
 
 # Debian's flags (measured: these reproduce Debian's archive members).
 BASE_FLAGS = (
@@ -79,21 +99,49 @@ BASE_FLAGS = (
 CLANG_FLAGS = ["-fno-common", '-DCLANG_REPOSITORY_STRING="%s"' % DEB_REVISION]
 TARGET_FLAGS = ["-fvisibility=hidden"]
 
-# The directories of the Debian source tree the overlay needs.
-SRC_DIRS = ["llvm", "clang", "offload", "openmp", "cmake", "third-party"]
+# The directories of the Debian source tree the overlay needs (runtimes/ and
+# libc/ for the DeviceRTL of openmp/device).
+SRC_DIRS = ["llvm", "clang", "offload", "openmp", "cmake", "third-party", "runtimes", "libc"]
 
 # Sources of the host offload runtime (libomptarget.so with its plugins): when
 # the series touches one, the overlay builds the library from the patched tree
 # against Debian's libLLVM instead of using Debian's.
-HOST_OFFLOAD_DIRS = ("offload/src/", "offload/include/", "offload/plugins-nextgen/",
-                     "offload/cmake/", "offload/CMakeLists.txt")
+HOST_OFFLOAD_DIRS = ("offload/src/", "offload/libomptarget/", "offload/include/",
+                     "offload/plugins-nextgen/", "offload/cmake/", "offload/CMakeLists.txt")
 HOST_OFFLOAD_LIB = "libomptarget.so." + base.SOVERSION
 
 # Clang's driver options: a change regenerates Options.inc (Debian's is
 # reproduced byte for byte by Debian's llvm-tblgen from the unpatched file) and
-# recompiles every includer of clang/Driver/Options.h.
-DRIVER_OPTIONS_TD = "clang/include/clang/Driver/Options.td"
-DRIVER_OPTIONS_H = "clang/include/clang/Driver/Options.h"
+# recompiles every includer of Options.h. LLVM 22 moved them from
+# clang/Driver/ to clang/Options/.
+DRIVER_OPTIONS_DIRS = ("clang/include/clang/Options", "clang/include/clang/Driver")
+
+
+def driver_options_dir(src):
+    """The directory of Clang's Options.td in the tree `src`."""
+    for d in DRIVER_OPTIONS_DIRS:
+        if os.path.exists(os.path.join(src, d, "Options.td")):
+            return d
+    die("no Options.td in %s (looked in %s)" % (src, ", ".join(DRIVER_OPTIONS_DIRS)))
+
+
+# The DeviceRTL's directory: openmp/device from LLVM 21 on (one bitcode
+# library per GPU triple, libompdevice.a, built through runtimes/), before that
+# offload/DeviceRTL (one library per architecture).
+DEVICERTL_DIRS = ("openmp/device", "offload/DeviceRTL")
+# The GPU triples of openmp/device's DeviceRTL.
+DEVICE_TRIPLES = ("nvptx64-nvidia-cuda", "amdgcn-amd-amdhsa")
+
+
+def devicertl_dir(src):
+    for d in DEVICERTL_DIRS:
+        if os.path.exists(os.path.join(src, d, "CMakeLists.txt")):
+            return d
+    die("no DeviceRTL in %s (looked in %s)" % (src, ", ".join(DEVICERTL_DIRS)))
+
+
+def per_triple_devicertl(src):
+    return devicertl_dir(src) == DEVICERTL_DIRS[0]
 
 # Tools relinked statically: name -> (main sources, tablegen'd option files).
 TOOLS = {
@@ -114,7 +162,9 @@ DEBIAN_TOOLS = ["ld.lld", "lld", "clang-offload-packager", "clang-offload-bundle
                 "llvm-ar", "llvm-as", "llvm-dis", "llvm-nm", "llvm-objdump",
                 "llvm-readobj", "llvm-readelf", "llvm-objcopy", "llvm-strip",
                 "nvptx-arch", "amdgpu-arch", "llvm-mc", "llvm-config", "FileCheck",
-                "not", "count", "split-file", "llvm-profdata", "llvm-symbolizer"]
+                "not", "count", "split-file", "llvm-profdata", "llvm-symbolizer",
+                # LLVM 20 and later: the offload packager and architecture tools.
+                "llvm-offload-binary", "llvm-offload-wrapper", "offload-arch", "llvm-ranlib"]
 
 DEFAULT_ARCHS = ("sm_70;sm_72;sm_75;sm_80;sm_86;sm_87;sm_89;sm_90;"
                  "gfx906;gfx908;gfx90a;gfx940;gfx941;gfx942;gfx1030;gfx1100")
@@ -148,8 +198,16 @@ def run(cmd, **kw):
 # --- packages ----------------------------------------------------------------
 
 
+def installed(pkg):
+    res = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return res.stdout.decode().endswith("installed")
+
+
 def ensure_packages(install):
+    unpack_packages()
     missing = [p for p, f in PACKAGES.items() if not os.path.exists(f)]
+    missing += [p for p in EXTRA_PACKAGES if not installed(p)]
     if not missing:
         return
     if not install:
@@ -170,6 +228,51 @@ def ensure_packages(install):
     out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "llvm%s-dev" % V],
                          stdout=subprocess.PIPE).stdout.decode()
     check_debian_version(out)
+
+
+def unpack_packages():
+    """Unpacks UNPACKED_PACKAGES of the base's Debian version into
+    UNPACKED_ROOT (a tree laid out like /), downloading them with apt-get."""
+    if not UNPACKED_PACKAGES:
+        return
+    stamp = os.path.join(UNPACKED_ROOT + ".stamp")
+    want = " ".join("%s=%s" % (p, base.DEB_VERSION) for p in UNPACKED_PACKAGES)
+    if os.path.exists(stamp) and open(stamp).read() == want:
+        return
+    debs = os.path.join(base.CACHE, "debs")
+    shutil.rmtree(UNPACKED_ROOT, ignore_errors=True)
+    os.makedirs(UNPACKED_ROOT)
+    note("unpacking %s into %s (not installed: they conflict with other LLVM versions' "
+         "packages)" % (want, UNPACKED_ROOT))
+    res = subprocess.run(["apt-get", "download", "-q"] + want.split(), cwd=debs)
+    if res.returncode != 0:
+        die("apt-get download %s failed: the base's Debian version must be in the archive "
+            "(run apt-get update, or see docs/rebasing.md)" % want)
+    for p in UNPACKED_PACKAGES:
+        found = glob.glob(os.path.join(debs, "%s_*.deb" % p))
+        if len(found) != 1:
+            die("expected one %s_*.deb in %s, found %s" % (p, debs, found))
+        run(["dpkg-deb", "-x", found[0], UNPACKED_ROOT])
+        os.remove(found[0])
+    with open(stamp, "w") as f:
+        f.write(want)
+
+
+def system_file(path, depth=0):
+    """The file that `path` (an absolute path of an installed system) is, on
+    this machine or in UNPACKED_ROOT, following symbolic links through both;
+    None when neither has it."""
+    if depth > 16:
+        return None
+    for cand in (path, os.path.join(UNPACKED_ROOT, path.lstrip("/"))):
+        if os.path.islink(cand):
+            t = os.readlink(cand)
+            if not os.path.isabs(t):
+                t = os.path.normpath(os.path.join(os.path.dirname(path), t))
+            return system_file(t, depth + 1)
+        if os.path.exists(cand):
+            return cand
+    return None
 
 
 def check_debian_version(version=None):
@@ -376,12 +479,13 @@ def classify(src, touched):
         if re.match(r"(llvm|clang)/(test|unittests|docs|utils/lit)/", rel) or \
                 rel.endswith((".md", ".rst", ".txt")) and not rel.endswith("CMakeLists.txt"):
             ignored.append(rel)
-        elif rel.startswith("offload/DeviceRTL/"):
+        elif rel.startswith(devicertl_dir(src) + "/"):
             ignored.append(rel)  # the DeviceRTL is always rebuilt
         elif rel.startswith(HOST_OFFLOAD_DIRS):
             ignored.append(rel)  # libomptarget is rebuilt when touched
-        elif rel == DRIVER_OPTIONS_TD:
-            headers.add(DRIVER_OPTIONS_H)  # its includers see the new Options.inc
+        elif rel == driver_options_dir(src) + "/Options.td":
+            # Its includers see the new Options.inc.
+            headers.add(driver_options_dir(src) + "/Options.h")
         elif re.match(r"llvm/lib/Target/[^/]+/[^/]+\.td$", rel):
             td_targets.add(rel.split("/")[3])
         elif rel.endswith(".td"):
@@ -485,6 +589,111 @@ def per_file_defines(rel, version):
     return []
 
 
+def write_devicertl_per_arch(n, src, tc, rtl, archs, jobs):
+    """offload/DeviceRTL: one bitcode library per architecture, built through
+    scripts/cmake/devicertl with the patched tools. Returns the outputs."""
+    cmake_args = [
+        "cmake", "-G", "Ninja", "-S", os.path.join(ROOT, "scripts/cmake/devicertl"),
+        "-B", rtl, "-DOMPDS_SOURCE_DIR=" + src, "-DOMPDS_LLVM_INCLUDE_DIR=" + DEB_INC,
+        "-DCMAKE_C_COMPILER=" + DEB_CC, "-DCMAKE_CXX_COMPILER=" + DEB_CXX,
+        "-DLIBOMPTARGET_DEVICE_ARCHITECTURES=" + archs,
+        "-DCLANG_TOOL=" + os.path.join(tc, "clang"),
+        "-DLINK_TOOL=" + os.path.join(tc, "llvm-link"),
+        "-DOPT_TOOL=" + os.path.join(tc, "opt"),
+        "-DPACKAGER_TOOL=" + DEB + "/bin/clang-offload-packager",
+    ] + devicertl_options()
+    # The DeviceRTL's own rules do not depend on the tools (they are given as
+    # paths); this rule only runs when a tool or a source changed, so start
+    # from a clean DeviceRTL build.
+    rtl_cmd = "%s >%s/cmake.log && ninja -C %s -t clean >/dev/null && " \
+              "ninja -C %s -j%d omptarget.devicertl omptarget.devicertl.nvptx " \
+              "omptarget.devicertl.amdgpu" % (
+                  " ".join(map(shlex.quote, cmake_args)), rtl, rtl, rtl, jobs)
+    devsrc = sorted(glob.glob(os.path.join(src, "offload/DeviceRTL/src/*"))
+                    + glob.glob(os.path.join(src, "offload/DeviceRTL/include/*"))
+                    + [os.path.join(src, "offload/DeviceRTL/CMakeLists.txt")])
+    n.build([os.path.join(rtl, "lib/libomptarget.devicertl.a")], "devicertl", devsrc,
+            implicit=[os.path.join(tc, t) for t in ("clang", "opt", "llvm-link")],
+            variables={"cmd": "mkdir -p %s && %s" % (rtl, rtl_cmd), "archs": archs})
+    return [os.path.join(rtl, "lib/libomptarget.devicertl.a")]
+
+
+def write_devicertl_per_triple(n, out, src, tc, rtl, jobs):
+    """openmp/device: libompdevice.a per GPU triple, built through runtimes/
+    with the patched clang as the compiler (its resource directory and ld.lld
+    are Debian's, linked next to it by link_compiler_support). Returns the
+    outputs."""
+    outs = []
+    devsrc = sorted(glob.glob(os.path.join(src, devicertl_dir(src), "**", "*"), recursive=True))
+    devsrc = [f for f in devsrc if os.path.isfile(f)]
+    for triple in DEVICE_TRIPLES:
+        d = os.path.join(rtl, triple)
+        cmake_args = [
+            "cmake", "-G", "Ninja", "-S", os.path.join(src, "runtimes"), "-B", d,
+            "-DLLVM_ENABLE_RUNTIMES=openmp", "-DLLVM_DEFAULT_TARGET_TRIPLE=" + triple,
+            "-DCMAKE_C_COMPILER=" + os.path.join(tc, "clang"),
+            "-DCMAKE_CXX_COMPILER=" + os.path.join(tc, "clang++"),
+            "-DCMAKE_C_COMPILER_TARGET=" + triple, "-DCMAKE_CXX_COMPILER_TARGET=" + triple,
+            "-DCMAKE_C_COMPILER_WORKS=ON", "-DCMAKE_CXX_COMPILER_WORKS=ON",
+            "-DLLVM_ENABLE_PER_TARGET_RUNTIME_DIR=ON", "-DCMAKE_BUILD_TYPE=Release",
+            "-DLLVM_INCLUDE_TESTS=OFF",
+            # The archive holds bitcode: Debian's tools of the base read it.
+            "-DCMAKE_AR=" + DEB + "/bin/llvm-ar", "-DCMAKE_RANLIB=" + DEB + "/bin/llvm-ranlib",
+            "-DCMAKE_CXX_COMPILER_AR=" + DEB + "/bin/llvm-ar",
+            "-DCMAKE_CXX_COMPILER_RANLIB=" + DEB + "/bin/llvm-ranlib",
+        ] + devicertl_options()
+        # The rule runs only when a tool or a source changed: start clean.
+        cmd = "mkdir -p %s && %s >%s/cmake.log && ninja -C %s -t clean >/dev/null && " \
+              "ninja -C %s -j%d ompdevice" % (
+                  d, " ".join(map(shlex.quote, cmake_args)), d, d, d, jobs)
+        o = os.path.join(d, "lib", triple, "libompdevice.a")
+        n.build([o], "devicertl", devsrc,
+                implicit=[os.path.join(tc, t) for t in ("clang", "clang-nvlink-wrapper")],
+                variables={"cmd": cmd, "archs": triple})
+        outs.append(o)
+    return outs
+
+
+def resource_dir(dst):
+    """Clang's resource directory at `dst`: a link to Debian's, or, when an
+    unpacked package adds files to it (omp.h of libomp-<major>-dev), a
+    directory of links to both."""
+    deb = os.path.join(DEB_LIB, "clang", base.MAJOR)
+    extra = UNPACKED_ROOT + deb
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    if os.path.lexists(dst):
+        if os.path.islink(dst) or os.path.isfile(dst):
+            os.remove(dst)
+        else:
+            shutil.rmtree(dst)
+    if not os.path.isdir(extra):
+        os.symlink(deb, dst)
+        return
+
+    def merge(rel):
+        os.makedirs(os.path.join(dst, rel))
+        names = set(os.listdir(os.path.join(deb, rel)) if os.path.isdir(
+            os.path.join(deb, rel)) else ()) | set(os.listdir(os.path.join(extra, rel)))
+        for name in sorted(names):
+            r = os.path.join(rel, name)
+            a, b = os.path.join(deb, r), os.path.join(extra, r)
+            if os.path.isdir(a) and os.path.isdir(b) and not os.path.islink(a):
+                merge(r)
+            else:
+                os.symlink(a if os.path.exists(a) else b, os.path.join(dst, r))
+    merge("")
+
+
+def link_compiler_support(out):
+    """The patched clang in <out>/bin compiles the DeviceRTL of openmp/device:
+    it needs its resource directory (<out>/lib/clang/<major>, Debian's
+    headers), clang++ and ld.lld next to it."""
+    os.makedirs(os.path.join(out, "bin"), exist_ok=True)
+    resource_dir(os.path.join(out, "lib", "clang", base.MAJOR))
+    symlink("clang", os.path.join(out, "bin", "clang++"))
+    symlink(os.path.join(DEB, "bin", "ld.lld"), os.path.join(out, "bin", "ld.lld"))
+
+
 def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offload,
                 driver_options):
     n = Ninja()
@@ -529,10 +738,12 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
     # depfiles of earlier builds name Debian's copy of Options.inc, not ours.
     regen_deps = []
     if driver_options:
-        o = os.path.join(gen, "include", "clang", "Driver", "Options.inc")
+        opt_dir = driver_options_dir(src)
+        o = os.path.join(gen, "include", os.path.relpath(opt_dir, "clang/include"),
+                         "Options.inc")
         args = " ".join(["-gen-opt-parser-defs", "-I", os.path.join(src, "clang/include"),
                          "-I", DEB_INC])
-        n.build([o], "tblgen", [os.path.join(src, DRIVER_OPTIONS_TD)],
+        n.build([o], "tblgen", [os.path.join(src, opt_dir, "Options.td")],
                 variables={"args": args})
         tblgen_outputs.append(o)
         regen_deps.append(o)
@@ -617,30 +828,10 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
     # DeviceRTL through its own CMakeLists.txt, with the patched tools.
     tc = os.path.join(out, "bin")
     rtl = os.path.join(out, "devicertl")
-    cmake_args = [
-        "cmake", "-G", "Ninja", "-S", os.path.join(ROOT, "scripts/cmake/devicertl"),
-        "-B", rtl, "-DOMPDS_SOURCE_DIR=" + src, "-DOMPDS_LLVM_INCLUDE_DIR=" + DEB_INC,
-        "-DCMAKE_C_COMPILER=" + DEB_CC, "-DCMAKE_CXX_COMPILER=" + DEB_CXX,
-        "-DLIBOMPTARGET_DEVICE_ARCHITECTURES=" + archs,
-        "-DCLANG_TOOL=" + os.path.join(tc, "clang"),
-        "-DLINK_TOOL=" + os.path.join(tc, "llvm-link"),
-        "-DOPT_TOOL=" + os.path.join(tc, "opt"),
-        "-DPACKAGER_TOOL=" + DEB + "/bin/clang-offload-packager",
-    ] + devicertl_options()
-    # The DeviceRTL's own rules do not depend on the tools (they are given as
-    # paths); this rule only runs when a tool or a source changed, so start
-    # from a clean DeviceRTL build.
-    rtl_cmd = "%s >%s/cmake.log && ninja -C %s -t clean >/dev/null && " \
-              "ninja -C %s -j%d omptarget.devicertl omptarget.devicertl.nvptx " \
-              "omptarget.devicertl.amdgpu" % (
-                  " ".join(map(shlex.quote, cmake_args)), rtl, rtl, rtl, jobs)
-    devsrc = sorted(glob.glob(os.path.join(src, "offload/DeviceRTL/src/*"))
-                    + glob.glob(os.path.join(src, "offload/DeviceRTL/include/*"))
-                    + [os.path.join(src, "offload/DeviceRTL/CMakeLists.txt")])
-    n.build([os.path.join(rtl, "lib/libomptarget.devicertl.a")], "devicertl", devsrc,
-            implicit=[os.path.join(tc, t) for t in ("clang", "opt", "llvm-link")],
-            variables={"cmd": "mkdir -p %s && %s" % (rtl, rtl_cmd), "archs": archs})
-    defaults = bins + [os.path.join(rtl, "lib/libomptarget.devicertl.a")]
+    if per_triple_devicertl(src):
+        defaults = bins + write_devicertl_per_triple(n, out, src, tc, rtl, jobs)
+    else:
+        defaults = bins + write_devicertl_per_arch(n, src, tc, rtl, archs, jobs)
 
     # libomptarget through offload/'s standalone CMake build against Debian's
     # LLVM package (its libLLVM is what the library links, as Debian's does).
@@ -696,7 +887,10 @@ def write_generated(gen):
             "  return clang_main(argc, argv, {argv[0], nullptr, false});\n}\n"),
         # Debian's Extension.def names Polly, which is not shipped as an archive.
         "polly-stub.cpp": (
-            '#include "llvm/Passes/PassPlugin.h"\n'
+            # LLVM 22 moved PassPlugin.h from llvm/Passes to llvm/Plugins.
+            '#if __has_include("llvm/Plugins/PassPlugin.h")\n'
+            '#include "llvm/Plugins/PassPlugin.h"\n#else\n'
+            '#include "llvm/Passes/PassPlugin.h"\n#endif\n'
             "llvm::PassPluginLibraryInfo getPollyPluginInfo() {\n"
             '  return {LLVM_PLUGIN_API_VERSION, "Polly", "none (ompds overlay)",\n'
             "          [](llvm::PassBuilder &) {}};\n}\n"),
@@ -721,7 +915,7 @@ def symlink(target, link):
 HOST_TRIPLE = "x86_64-pc-linux-gnu"
 
 
-def assemble_prefix(out, prefix, archs, host_offload):
+def assemble_prefix(out, prefix, archs, host_offload, per_triple):
     """build/toolchain: our tools and DeviceRTL, Debian's runtimes and headers.
 
     Runtimes go to lib/<host triple>/, the per-target runtime directory that
@@ -747,37 +941,87 @@ def assemble_prefix(out, prefix, archs, host_offload):
     # unless the series changes them (then ours, built against Debian's
     # libLLVM).
     ours = os.path.join(out, "offload", HOST_OFFLOAD_LIB)
-    for f in glob.glob(os.path.join(DEB_LIB, "libomp*.so*")) + \
-            glob.glob(os.path.join(DEB_LIB, "libarcher*.so")):
-        if host_offload and os.path.basename(f).startswith("libomptarget.so"):
+    names = {os.path.basename(f) for d in (DEB_LIB, UNPACKED_ROOT + DEB_LIB)
+             for pat in ("libomp*.so*", "libarcher*.so") for f in glob.glob(os.path.join(d, pat))}
+    for name in sorted(names):
+        if host_offload and name.startswith("libomptarget.so"):
             continue
-        symlink(f, os.path.join(rt, os.path.basename(f)))
+        f = system_file(os.path.join(DEB_LIB, name))
+        if f:
+            symlink(f, os.path.join(rt, name))
     if host_offload:
         shutil.copy2(ours, os.path.join(rt, HOST_OFFLOAD_LIB))
         symlink(HOST_OFFLOAD_LIB, os.path.join(rt, "libomptarget.so"))
         # Its RUNPATH is $ORIGIN, as Debian's: libLLVM next to it, as there.
         libllvm = "libLLVM.so." + base.SOVERSION
         symlink(os.path.join(DEB_LIB, libllvm), os.path.join(rt, libllvm))
-    # Our DeviceRTL only.
-    rtl = os.path.join(out, "devicertl", "lib")
-    for f in glob.glob(os.path.join(rtl, "libomptarget-*.bc")) + \
-            [os.path.join(rtl, "libomptarget.devicertl.a")]:
-        shutil.copy2(f, os.path.join(rt, os.path.basename(f)))
+    # Our DeviceRTL only: per architecture next to the host runtimes, or per
+    # GPU triple in lib/<triple>, where the device link's -lompdevice finds it.
+    if per_triple:
+        for triple in DEVICE_TRIPLES:
+            d = os.path.join(prefix, "lib", triple)
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            built = os.path.join(out, "devicertl", triple, "lib", triple)
+            for f in glob.glob(os.path.join(built, "libompdevice.a")) + \
+                    glob.glob(os.path.join(built, "libomptarget-*.bc")):
+                shutil.copy2(f, os.path.join(d, os.path.basename(f)))
+    else:
+        rtl = os.path.join(out, "devicertl", "lib")
+        for f in glob.glob(os.path.join(rtl, "libomptarget-*.bc")) + \
+                [os.path.join(rtl, "libomptarget.devicertl.a")]:
+            shutil.copy2(f, os.path.join(rt, os.path.basename(f)))
     # The resource directory (headers such as omp.h, compiler-rt): Debian's.
-    os.makedirs(os.path.join(prefix, "lib", "clang"), exist_ok=True)
-    symlink(os.path.join(DEB_LIB, "clang", base.MAJOR),
-            os.path.join(prefix, "lib", "clang", base.MAJOR))
-    # ROCm device libraries from Debian's rocm-device-libs, found by clang
-    # next to its installation (<prefix>/amdgcn/bitcode).
+    resource_dir(os.path.join(prefix, "lib", "clang", base.MAJOR))
+    # ROCm device libraries, found by clang next to its installation
+    # (<prefix>/amdgcn/bitcode).
     os.makedirs(os.path.join(prefix, "amdgcn"), exist_ok=True)
     write_config_files(b)
-    symlink(os.path.join(MULTIARCH, "amdgcn", "bitcode"),
-            os.path.join(prefix, "amdgcn", "bitcode"))
+    symlink(rocm_device_libs(), os.path.join(prefix, "amdgcn", "bitcode"))
     with open(os.path.join(prefix, "ompds-build.json"), "w") as f:
         json.dump({"mode": "overlay", "series_version": ser_version(),
                    "libomptarget": "ours" if host_offload else "debian",
-                   "series_digest": series_digest(), "device_archs": archs.split(";")},
+                   "series_digest": series_digest(),
+                   "device_archs": list(DEVICE_TRIPLES) if per_triple else archs.split(";")},
                   f, indent=1)
+
+
+def rocm_device_libs():
+    """The directory of ROCm's device library bitcode: Debian 12's package, or
+    the one the base definition names, downloaded by URL (checked against its
+    sha256) and unpacked into the cache."""
+    if not ROCM_DEB:
+        return os.path.join(MULTIARCH, "amdgcn", "bitcode")
+    path, sha256, inner = (base.var("OMPDS_ROCM_DEVICE_LIBS_DEB"),
+                           base.var("OMPDS_ROCM_DEVICE_LIBS_SHA256"),
+                           base.var("OMPDS_ROCM_DEVICE_LIBS_DIR"))
+    cache = os.path.join(base.CACHE, "rocm")
+    deb = os.path.join(cache, os.path.basename(path))
+    unpacked = deb[:-len(".deb")]
+    bitcode = os.path.join(unpacked, inner.lstrip("/"))
+    if os.path.exists(os.path.join(bitcode, "ocml.bc")):
+        return bitcode
+    os.makedirs(cache, exist_ok=True)
+    if not os.path.exists(deb):
+        url = "http://deb.debian.org/debian/" + path
+        note("downloading %s" % url)
+        res = subprocess.run(["/usr/lib/apt/apt-helper", "-o", "APT::Sandbox::User=root",
+                              "download-file", url, deb + ".part"])
+        if res.returncode != 0:
+            die("cannot download %s: the package may have left Debian's archive; set "
+                "OMPDS_ROCM_DEVICE_LIBS_* in %s to a version the archive serves "
+                "(apt-cache policy of the package in testing or unstable)" % (url, base.CONF))
+        os.replace(deb + ".part", deb)
+    with open(deb, "rb") as f:
+        got = hashlib.sha256(f.read()).hexdigest()
+    if got != sha256:
+        os.remove(deb)
+        die("%s has sha256 %s, the base definition %s says %s" % (deb, got, base.CONF, sha256))
+    shutil.rmtree(unpacked, ignore_errors=True)
+    run(["dpkg-deb", "-x", deb, unpacked])
+    if not os.path.exists(os.path.join(bitcode, "ocml.bc")):
+        die("%s has no %s/ocml.bc (OMPDS_ROCM_DEVICE_LIBS_DIR in %s)" % (deb, inner, base.CONF))
+    return bitcode
 
 
 def write_config_files(bindir):
@@ -854,18 +1098,21 @@ def main():
     write_generated(gen)
     version = ser_version()
     host_offload = touches_host_offload(touched)
-    driver_options = DRIVER_OPTIONS_TD in touched
+    driver_options = driver_options_dir(src) + "/Options.td" in touched
     by_archive = write_ninja(out, src, gen, tus, td_targets, args.archs, version, args.jobs,
                              host_offload, driver_options)
     note("series %s: %d translation units into %d archives, %d tools, DeviceRTL for %s%s"
-         % (version, len(tus), len(by_archive), len(TOOLS), args.archs,
+         % (version, len(tus), len(by_archive), len(TOOLS),
+            " and ".join(DEVICE_TRIPLES) if per_triple_devicertl(src) else args.archs,
             ", libomptarget" if host_offload else ""))
     for arc, objs in sorted(by_archive.items()):
         note("  %s: %s" % (arc, ", ".join(os.path.basename(o)[:-2] for o in objs)))
     if args.dry_run:
         return 0
+    link_compiler_support(out)
     run(["ninja", "-C", out, "-j", str(args.jobs)])
-    assemble_prefix(out, os.path.abspath(args.prefix), args.archs, host_offload)
+    assemble_prefix(out, os.path.abspath(args.prefix), args.archs, host_offload,
+                    per_triple_devicertl(src))
     note("done: %s/bin/clang" % os.path.abspath(args.prefix))
     return 0
 

@@ -23,7 +23,7 @@ import base
 from util import die, note
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PATCHES = os.path.join(ROOT, "patches")
+PATCHES = os.path.join(ROOT, base.PATCH_DIR)
 SERIES = os.path.join(PATCHES, "series")
 BASE_TAG = "ompds-base"
 
