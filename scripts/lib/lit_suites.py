@@ -198,6 +198,13 @@ def site_values(src, bindir, work, ptxas=""):
         "LLVM_INCLUDE_DXIL_TESTS": False,
         "LLVM_INCLUDE_SPIRV_TOOLS_TESTS": False,
         "LLVM_TOOL_LLVM_DRIVER_BUILD": False,
+        # LLVM 22: upstream defaults (Debian does not set them).
+        "LLVM_ENABLE_ONDISK_CAS": False,
+        "LLVM_ENABLE_PROFCHECK": False,
+        "LLVM_INCLUDE_EXAMPLES": False,
+        "CLANG_ENABLE_OBJC_REWRITER": False,
+        "CLANG_LINK_CLANG_DYLIB": False,
+        "TEST_WITH_Z3_MOCK": False,
         # Clang: upstream defaults, which Debian keeps (debian/rules only sets
         # the default linker and runtime library, which the templates lack).
         "CLANG_ENABLE_ARCMT": True,

@@ -328,7 +328,7 @@ def cmd_export(args):
         with open(os.path.join(PATCHES, n), "wb") as f:
             f.write(data)
     for n in old_names:
-        if n not in new_names:
+        if n not in new_names and os.path.exists(os.path.join(PATCHES, n)):
             os.remove(os.path.join(PATCHES, n))
             print("removed %s" % n)
     write_series(old_lines, new_names)
