@@ -101,7 +101,8 @@ TARGET_FLAGS = ["-fvisibility=hidden"]
 
 # The directories of the Debian source tree the overlay needs (runtimes/ and
 # libc/ for the DeviceRTL of openmp/device).
-SRC_DIRS = ["llvm", "clang", "offload", "openmp", "cmake", "third-party", "runtimes", "libc"]
+SRC_DIRS = ["llvm", "clang", "offload", "openmp", "cmake", "third-party", "runtimes", "libc",
+            "lld"]
 
 # Sources of the host offload runtime (libomptarget.so with its plugins): when
 # the series touches one, the overlay builds the library from the patched tree
@@ -157,6 +158,16 @@ TOOLS = {
     "llc": (["llvm/tools/llc/llc.cpp", "llvm/tools/llc/NewPMDriver.cpp"], []),
     "llvm-link": (["llvm/tools/llvm-link/llvm-link.cpp"], []),
 }
+# lld, relinked when the base definition says the device link of AMDGPU code
+# runs LLVM inside ld.lld (OMPDS_RELINK_LLD=yes: LLVM 20 and later, whose
+# linker wrapper hands AMDGPU LTO to ld.lld), with Debian's lld archives.
+RELINK_LLD = base.optional("OMPDS_RELINK_LLD") == "yes"
+if RELINK_LLD:
+    TOOLS["lld"] = (["lld/tools/lld/lld.cpp", "@gen/lld-driver.cpp"], [])
+    PACKAGES["liblld%s-dev" % V] = DEB_LIB + "/liblldELF.a"
+# The names lld answers to (its flavor comes from the name).
+LLD_ALIASES = ("ld.lld", "ld64.lld", "lld-link", "wasm-ld")
+
 # Debian binaries the prefix links to unchanged (nothing in the series builds them).
 DEBIAN_TOOLS = ["ld.lld", "lld", "clang-offload-packager", "clang-offload-bundler",
                 "llvm-ar", "llvm-as", "llvm-dis", "llvm-nm", "llvm-objdump",
@@ -318,7 +329,7 @@ def prepare_source(out, base, dirs=None):
     if os.path.exists(stamp):
         with open(stamp) as f:
             old = json.load(f)
-    if old.get("digest") == digest and os.path.isdir(src):
+    if old.get("digest") == digest and old.get("dirs") == dirs and os.path.isdir(src):
         return src, touched
     note("preparing the patched source tree (%d patches on Debian's base)" % len(names))
     shutil.rmtree(src, ignore_errors=True)
@@ -343,7 +354,7 @@ def prepare_source(out, base, dirs=None):
             die("patch %s does not apply to Debian's base:\n%s" % (
                 n, res.stderr.decode(errors="replace")))
     with open(stamp, "w") as f:
-        json.dump({"digest": digest, "touched": touched}, f)
+        json.dump({"digest": digest, "touched": touched, "dirs": dirs}, f)
     return src, touched
 
 
@@ -579,7 +590,7 @@ def compile_flags(src, gen, rel):
     if m:
         inc += [os.path.join(src, m.group(1)), os.path.join(gen, m.group(1))]
     inc += [os.path.join(src, "llvm/include"), os.path.join(src, "clang/include"),
-            os.path.join(gen, "include"), DEB_INC]
+            os.path.join(src, "lld/include"), os.path.join(gen, "include"), DEB_INC]
     return flags + ["-I" + i for i in inc]
 
 
@@ -648,7 +659,8 @@ def write_devicertl_per_triple(n, out, src, tc, rtl, jobs):
                   d, " ".join(map(shlex.quote, cmake_args)), d, d, d, jobs)
         o = os.path.join(d, "lib", triple, "libompdevice.a")
         n.build([o], "devicertl", devsrc,
-                implicit=[os.path.join(tc, t) for t in ("clang", "clang-nvlink-wrapper")],
+                implicit=[os.path.join(tc, t) for t in ("clang", "clang-nvlink-wrapper")
+                          + (("lld",) if RELINK_LLD else ())],
                 variables={"cmd": cmd, "archs": triple})
         outs.append(o)
     return outs
@@ -691,7 +703,8 @@ def link_compiler_support(out):
     os.makedirs(os.path.join(out, "bin"), exist_ok=True)
     resource_dir(os.path.join(out, "lib", "clang", base.MAJOR))
     symlink("clang", os.path.join(out, "bin", "clang++"))
-    symlink(os.path.join(DEB, "bin", "ld.lld"), os.path.join(out, "bin", "ld.lld"))
+    symlink("lld" if RELINK_LLD else os.path.join(DEB, "bin", "ld.lld"),
+            os.path.join(out, "bin", "ld.lld"))
 
 
 def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offload,
@@ -793,7 +806,10 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
         for m in mains + ["@gen/polly-stub.cpp"]:
             if m.startswith("@gen/"):
                 path = os.path.join(gen, m[5:])
-                rel = "clang/tools/driver/" + m[5:]
+                # Generated mains compile like their tool's sources; the
+                # Polly stub like clang's driver.
+                rel = ("clang/tools/driver" if m == "@gen/polly-stub.cpp"
+                       else os.path.dirname(mains[0])) + "/" + m[5:]
             else:
                 path = os.path.join(src, m)
                 rel = m
@@ -810,7 +826,7 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
     archives = []
     for a in sorted(glob.glob(os.path.join(DEB_LIB, "lib*.a"))):
         b = os.path.basename(a)
-        if not re.match(r"lib(LLVM|clang)[A-Za-z0-9_]*\.a$", b) or "Polly" in b:
+        if not re.match(r"lib(LLVM|clang|lld)[A-Za-z0-9_]*\.a$", b) or "Polly" in b:
             continue
         archives.append(archive_paths.get(b, a))
     syslibs = [os.path.join(MULTIARCH, x) for x in
@@ -885,6 +901,12 @@ def write_generated(gen):
             "int clang_main(int argc, char **, const llvm::ToolContext &);\n\n"
             "int main(int argc, char **argv) {\n  llvm::InitLLVM X(argc, argv);\n"
             "  return clang_main(argc, argv, {argv[0], nullptr, false});\n}\n"),
+        "lld-driver.cpp": (
+            '#include "llvm/Support/InitLLVM.h"\n'
+            '#include "llvm/Support/LLVMDriver.h"\n\n'
+            "int lld_main(int argc, char **, const llvm::ToolContext &);\n\n"
+            "int main(int argc, char **argv) {\n  llvm::InitLLVM X(argc, argv);\n"
+            "  return lld_main(argc, argv, {argv[0], nullptr, false});\n}\n"),
         # Debian's Extension.def names Polly, which is not shipped as an archive.
         "polly-stub.cpp": (
             # LLVM 22 moved PassPlugin.h from llvm/Passes to llvm/Plugins.
@@ -934,7 +956,12 @@ def assemble_prefix(out, prefix, archs, host_offload, per_triple):
         shutil.copy2(os.path.join(out, "bin", t), dst)
     for alias in ("clang++", "clang" + V, "clang-cpp", "clang-cl"):
         symlink("clang", os.path.join(b, alias))
+    if RELINK_LLD:
+        for alias in LLD_ALIASES:
+            symlink("lld", os.path.join(b, alias))
     for t in DEBIAN_TOOLS:
+        if RELINK_LLD and (t == "lld" or t in LLD_ALIASES):
+            continue
         if os.path.exists(os.path.join(DEB, "bin", t)):
             symlink(os.path.join(DEB, "bin", t), os.path.join(b, t))
     # Host runtimes: Debian's, unchanged; libomptarget and its plugins too
