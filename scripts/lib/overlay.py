@@ -157,6 +157,8 @@ TOOLS = {
     "opt": (["llvm/tools/opt/opt.cpp"], []),
     "llc": (["llvm/tools/llc/llc.cpp", "llvm/tools/llc/NewPMDriver.cpp"], []),
     "llvm-link": (["llvm/tools/llvm-link/llvm-link.cpp"], []),
+    # The LTO pipeline tests of the targets the series changes run it.
+    "llvm-lto2": (["llvm/tools/llvm-lto2/llvm-lto2.cpp"], []),
 }
 # lld, relinked when the base definition says the device link of AMDGPU code
 # runs LLVM inside ld.lld (OMPDS_RELINK_LLD=yes: LLVM 20 and later, whose
