@@ -11,8 +11,15 @@ need=()
 for p in python3 git cmake ninja-build ccache; do
   command -v "${p%-build}" >/dev/null 2>&1 || need+=("$p")
 done
-# The lint step checks patches with clang-format of the base version.
+# The lint step checks patches with clang-format of the base version, and the
+# series on a next base (scripts/bases/*.conf) with that base's.
 command -v "clang-format$OMPDS_TOOL_SUFFIX" >/dev/null 2>&1 || need+=("clang-format$OMPDS_TOOL_SUFFIX")
+for conf in scripts/bases/*.conf; do
+  [ -f "$conf" ] || continue
+  suffix=$(OMPDS_BASE_CONF=$conf OMPDS_CACHE=/nonexistent OMPDS_BUILD=/nonexistent \
+    bash -c '. scripts/lib/base.sh && echo "$OMPDS_TOOL_SUFFIX"')
+  command -v "clang-format$suffix" >/dev/null 2>&1 || need+=("clang-format$suffix")
+done
 if [ ${#need[@]} -gt 0 ]; then
   pre=()
   [ "$(id -u)" = 0 ] || pre=(sudo)
