@@ -118,12 +118,18 @@ HOST_OFFLOAD_LIB = "libomptarget.so." + base.SOVERSION
 DRIVER_OPTIONS_DIRS = ("clang/include/clang/Options", "clang/include/clang/Driver")
 
 
+def first_dir_with(src, dirs, name):
+    """The first of `dirs` (relative to the tree `src`) that holds `name`:
+    where a file of one LLVM version or another lives."""
+    for d in dirs:
+        if os.path.exists(os.path.join(src, d, name)):
+            return d
+    die("no %s in %s (looked in %s)" % (name, src, ", ".join(dirs)))
+
+
 def driver_options_dir(src):
     """The directory of Clang's Options.td in the tree `src`."""
-    for d in DRIVER_OPTIONS_DIRS:
-        if os.path.exists(os.path.join(src, d, "Options.td")):
-            return d
-    die("no Options.td in %s (looked in %s)" % (src, ", ".join(DRIVER_OPTIONS_DIRS)))
+    return first_dir_with(src, DRIVER_OPTIONS_DIRS, "Options.td")
 
 
 # The DeviceRTL's directory: openmp/device from LLVM 21 on (one bitcode
@@ -135,10 +141,8 @@ DEVICE_TRIPLES = ("nvptx64-nvidia-cuda", "amdgcn-amd-amdhsa")
 
 
 def devicertl_dir(src):
-    for d in DEVICERTL_DIRS:
-        if os.path.exists(os.path.join(src, d, "CMakeLists.txt")):
-            return d
-    die("no DeviceRTL in %s (looked in %s)" % (src, ", ".join(DEVICERTL_DIRS)))
+    """The directory of the DeviceRTL in the tree `src`."""
+    return first_dir_with(src, DEVICERTL_DIRS, "CMakeLists.txt")
 
 
 def per_triple_devicertl(src):
