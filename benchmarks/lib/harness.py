@@ -1,7 +1,10 @@
 """Building the benchmark programs and measuring their device code (ompds).
 
 Three compilers:
-  stock  Debian's clang of the base version (scripts/base.conf).  NVIDIA offload needs
+  stock  Debian's clang of the base version (scripts/base.conf), or the stock
+         toolchain OMPDS_STOCK_TOOLCHAIN names (scripts/build --stock: Debian's
+         objects with a DeviceRTL of Debian's source; no extra flags).
+         Debian's clang: NVIDIA offload needs
          LIBRARY_PATH=/usr/lib/llvm-<major>/lib (to find its DeviceRTL); AMD
          offload needs -nogpulib -L/usr/lib/llvm-<major>/lib -lomptarget.devicertl
          (there are no ROCm device libraries on these machines).
@@ -75,9 +78,14 @@ class Tools:
         tc = toolchain or os.environ.get("OMPDS_TOOLCHAIN") or \
             os.path.join(build, "toolchain")
         self.toolchain = os.path.abspath(tc)
+        # A stock toolchain with its own DeviceRTL (scripts/build --stock, for
+        # a base whose Debian packages ship none) needs no extra flags.
+        stock_tc = os.environ.get("OMPDS_STOCK_TOOLCHAIN")
+        self.stock_is_toolchain = bool(stock_tc)
         self.clang = {
-            "stock": which(os.environ.get("OMPDS_STOCK_CLANG"), "clang" + base.SUFFIX,
-                           DEB_LLVM + "/bin/clang"),
+            "stock": which(os.path.join(stock_tc, "bin", "clang")) if stock_tc else
+            which(os.environ.get("OMPDS_STOCK_CLANG"), "clang" + base.SUFFIX,
+                  DEB_LLVM + "/bin/clang"),
             "ompds": which(os.path.join(self.toolchain, "bin", "clang")),
         }
         self.nvcc = which(os.environ.get("NVCC"), "nvcc",
@@ -182,9 +190,9 @@ def omp_commands(tools, compiler, arch, opt, prog, link_opt=None):
         # device link: its -v output gives the spills.
         cflags += ["-Xcuda-ptxas", "-v", "-Wno-unused-command-line-argument"]
         lflags += ["-Xoffload-linker", "-v"]
-        if compiler == "stock":
+        if compiler == "stock" and not tools.stock_is_toolchain:
             env["LIBRARY_PATH"] = DEB_LLVM + "/lib"
-    elif compiler == "stock":
+    elif compiler == "stock" and not tools.stock_is_toolchain:
         cflags += ["-nogpulib"]
         lflags += ["-nogpulib", "-L" + DEB_LLVM + "/lib", "-lomptarget.devicertl"]
     compile_cmd = base + [opt] + prog.defines + cflags + ["-save-temps", "-c"] + srcs

@@ -306,9 +306,23 @@ def check_debian_version(version=None):
 # --- patched source tree -----------------------------------------------------
 
 
+# --stock: the same build with no patch at all, the stock toolchain of the
+# base (Debian's objects, relinked, with a DeviceRTL built from Debian's
+# source by Debian's clang) for the comparisons of the tests and benchmarks,
+# where Debian ships no DeviceRTL (LLVM 22).
+STOCK = False
+
+
+def series_names():
+    """The patches the build applies: the series, or none with --stock."""
+    return [] if STOCK else ser.read_series()[1]
+
+
 def series_digest():
     h = hashlib.sha256()
-    _, names = ser.read_series()
+    names = series_names()
+    if STOCK:
+        h.update(b"stock\0")
     for n in ["series", "VERSION"] + names:
         with open(os.path.join(ser.PATCHES, n), "rb") as f:
             h.update(n.encode() + b"\0" + f.read() + b"\0")
@@ -329,7 +343,7 @@ def prepare_source(out, base, dirs=None):
     src = os.path.join(out, "src")
     stamp = os.path.join(out, "src.stamp")
     digest = series_digest()
-    _, names = ser.read_series()
+    names = series_names()
     touched = ser.series_touched_files(names)
     old = {}
     if os.path.exists(stamp):
@@ -1069,6 +1083,8 @@ def write_config_files(bindir):
 
 
 def ser_version():
+    if STOCK:
+        return "none (stock)"
     with open(os.path.join(ser.PATCHES, "VERSION")) as f:
         return f.read().strip()
 
@@ -1090,7 +1106,19 @@ def main():
                     help="fail instead of installing missing Debian packages")
     ap.add_argument("--dry-run", action="store_true",
                     help="print what would be compiled, build nothing")
+    ap.add_argument("--stock", action="store_true",
+                    help="build the base without the series (default --out "
+                    "<build>/stock-overlay, --prefix <build>/stock): the stock "
+                    "toolchain the tests and benchmarks compare with")
     args = ap.parse_args()
+    if args.stock:
+        global STOCK
+        STOCK = True
+        build = os.environ.get("OMPDS_BUILD", os.path.join(ROOT, "build"))
+        if args.out == ap.get_default("out"):
+            args.out = os.path.join(build, "stock-overlay")
+        if args.prefix == ap.get_default("prefix"):
+            args.prefix = os.path.join(build, "stock")
 
     ensure_packages(not args.no_install_packages)
     check_debian_version()
