@@ -347,7 +347,7 @@ def lint(format_check=True):
     on_disk = sorted(f for f in os.listdir(PATCHES) if f.endswith(".patch"))
     for f in on_disk:
         if f not in seen:
-            problems.append("%s is not listed in patches/series" % f)
+            problems.append("%s is not listed in %s" % (f, os.path.relpath(SERIES, ROOT)))
     for n in names:
         p = os.path.join(PATCHES, n)
         if not os.path.exists(p):

@@ -12,9 +12,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 TC=${OMPDS_TOOLCHAIN:-${OMPDS_BUILD:-$root/build}/toolchain}
-VERSION=$(tr -d ' \n' <"$root/patches/VERSION")
 # shellcheck source=../../scripts/lib/base.sh
 . "$root/scripts/lib/base.sh"
+VERSION=$(tr -d ' \n' <"$root/$OMPDS_PATCH_DIR/VERSION")
 LMOD_INIT=/usr/share/lmod/lmod/init/bash
 fail() { echo "FAIL: $*" >&2; exit 1; }
 t0=$(date +%s)

@@ -4,6 +4,10 @@
 # the named tool to fail with the named message.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# The series of the base under test (patches/, or a next base's directory).
+# shellcheck source=../../scripts/lib/base.sh
+. "$root/scripts/lib/base.sh"
+P=$OMPDS_PATCH_DIR
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -11,7 +15,7 @@ fails=0
 scratch() {
   rm -rf "$work/p"
   mkdir -p "$work/p"
-  cp -r "$root/scripts" "$root/patches" "$work/p/"
+  cp -r "$root/scripts" "$root/$P" "$work/p/"
 }
 
 expect_fail() { # description, expected message, command...
@@ -30,23 +34,23 @@ expect_fail() { # description, expected message, command...
   fi
 }
 
-first=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$root/patches/series" | head -1)
+first=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$root/$P/series" | head -1)
 
 scratch
-sed -i '/^Upstream-Status:/d' "$work/p/patches/$first"
+sed -i '/^Upstream-Status:/d' "$work/p/$P/$first"
 expect_fail "missing Upstream-Status" "Upstream-Status" scripts/lint-series --no-format
 
 scratch
-cp "$work/p/patches/$first" "$work/p/patches/Stray.patch"
-expect_fail "unlisted patch file" "not listed in patches/series" scripts/lint-series --no-format
+cp "$work/p/$P/$first" "$work/p/$P/Stray.patch"
+expect_fail "unlisted patch file" "not listed in $P/series" scripts/lint-series --no-format
 
 scratch
-mv "$work/p/patches/$first" "$work/p/patches/renamed.patch"
-sed -i "s/^$first\$/renamed.patch/" "$work/p/patches/series"
+mv "$work/p/$P/$first" "$work/p/$P/renamed.patch"
+sed -i "s/^$first\$/renamed.patch/" "$work/p/$P/series"
 expect_fail "file name not derived from the subject" "must derive from its subject" scripts/lint-series --no-format
 
 scratch
-python3 - "$work/p/patches/$first" <<'PY'
+python3 - "$work/p/$P/$first" <<'PY'
 import re, sys
 p = sys.argv[1]
 s = open(p).read()
@@ -59,7 +63,7 @@ PY
 expect_fail "no explanation of why" "must say why" scripts/lint-series --no-format
 
 scratch
-python3 - "$work/p/patches/$first" <<'PY'
+python3 - "$work/p/$P/$first" <<'PY'
 import sys
 p = sys.argv[1]
 lines = open(p).read().split("\n")
@@ -72,18 +76,18 @@ for i, l in enumerate(lines):
         break
 open(p, "w").write("\n".join(lines))
 PY
-if grep -q '^diff --git .*\.cpp$' "$work/p/patches/$first"; then
+if grep -q '^diff --git .*\.cpp$' "$work/p/$P/$first"; then
   expect_fail "added lines not clang-format clean" "not clang-format clean" scripts/lint-series
 fi
 
 scratch
-sed -i 's/^ \(.*\)$/ \1 broken-context/' "$work/p/patches/$first"
+sed -i 's/^ \(.*\)$/ \1 broken-context/' "$work/p/$P/$first"
 expect_fail "patch that no longer applies" "does not apply" scripts/check-series pristine
 
 scratch
 # A hand edit that git am still accepts but that export would not produce.
-sed -i '0,/^Date: .*/s//Date: Thu, 1 Jan 2099 00:00:00 +0000/' "$work/p/patches/$first"
-printf '\n' >>"$work/p/patches/$first"
+sed -i '0,/^Date: .*/s//Date: Thu, 1 Jan 2099 00:00:00 +0000/' "$work/p/$P/$first"
+printf '\n' >>"$work/p/$P/$first"
 expect_fail "patch file that does not round-trip" "differs from its export" scripts/export-patches --check
 
 scratch
