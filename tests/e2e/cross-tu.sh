@@ -30,7 +30,7 @@ build() { # dir, flags...
 }
 
 build lto -O2
-ptx=$work/lto/prog.nvptx64-nvidia-cuda.sm_90.s
+ptx=$(lto_ptx "$work/lto")
 [ -f "$ptx" ] || fail "-O2 did not link the NVPTX device code with LTO (no $ptx)"
 ! grep -q "exit;" "$ptx" || fail "the LTO-linked device code has an exit;"
 grep -q "bar.sync" "$ptx" || fail "the kernel does not reach block_scan's parallel regions"
@@ -46,7 +46,7 @@ awk '/^\.visible \.func block_scan\(/,/^}/' "$dev" | grep -q "exit;" ||
 # The team state, whole or split into parts by GlobalOpt (its first part).
 TEAM_STATE='^\.shared .*_ZN4ompx5state9TeamStateE\(\[\|_\$_0;\)'
 build lto0 -O0
-ptx=$work/lto0/prog.nvptx64-nvidia-cuda.sm_90.s
+ptx=$(lto_ptx "$work/lto0")
 [ -f "$ptx" ] || fail "-O0 did not link the NVPTX device code with LTO (no $ptx)"
 [ "$(grep -c "$TEAM_STATE" "$ptx")" = 1 ] || fail "-O0: the linked PTX does not have exactly one runtime team state"
 grep -q "^\(\.visible \)\?\.func block_scan(" "$ptx" &&

@@ -86,12 +86,12 @@ build() { # NAME ARCH SOURCE FLAGS...: builds $work/NAME, remarks in NAME/log
   offload_build "$d" "$arch" "$src" -I"$OMPDS_ROOT/benchmarks/common" "$@" \
     -Wl,--offload-opt=-pass-remarks=openmp-opt
   if [ "$arch" = sm_90 ] && [ -n "$PTXAS" ]; then
-    "$PTXAS" -arch=sm_90 -c "$d/prog.nvptx64-nvidia-cuda.sm_90.s" -o "$d/p.o" ||
+    "$PTXAS" -arch=sm_90 -c "$(lto_ptx "$d")" -o "$d/p.o" ||
       fail "$name: ptxas rejects the PTX"
   fi
 }
 has_remark() { grep -q "$2" "$work/$1/log"; }
-mallocs() { grep -c "^[[:space:]]*malloc," "$work/$1/prog.nvptx64-nvidia-cuda.sm_90.s" || true; }
+mallocs() { grep -c "^[[:space:]]*malloc," "$(lto_ptx "$work/$1")" || true; }
 
 # expect NAME NESTED(yes|no) NOSTATE(yes|no)
 expect() {

@@ -59,7 +59,7 @@ check_nvptx() { # NAME SOURCE KERNEL-SUFFIX EXPECTED-DEPOT MAX-RUNTIME FLAGS...
   echo "$name (sm_90 -O0): depot $depot B, runtime $rt B, $allocs allocation sites"
   [ "$depot" = "$want" ] || fail "$name: depot of $depot bytes, expected the $want bytes of the shared variables"
   [ "$rt" -le "$max" ] || fail "$name: $rt bytes of runtime shared memory at -O0 (at most $max expected)"
-  [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$work/$name/prog.nvptx64-nvidia-cuda.sm_90.s" -o "$work/$name/p.o" ||
+  [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$(lto_ptx "$work/$name")" -o "$work/$name/p.o" ||
     fail "$name: ptxas rejects the -O0 PTX"
   build "$name-O0link" sm_90 "$src" "$@" -Wl,--opt-level=O0
   read -r _ rt0 _ < <(report "$name-O0link" "$k")

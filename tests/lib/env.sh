@@ -10,6 +10,17 @@ SRC=${OMPDS_SRC:-$OMPDS_BUILD/overlay/src}
 PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 [ -x "$PTXAS" ] || PTXAS=
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# lto_ptx DIR: the PTX that the NVPTX device link of an -save-temps build in
+# DIR wrote for sm_90 (its name differs between LLVM versions:
+# prog.nvptx64-nvidia-cuda.sm_90.s, prog.nvptx64.sm_90.s).
+lto_ptx() {
+  local f
+  for f in "$1"/prog.nvptx64-nvidia-cuda.sm_90.s "$1"/prog.nvptx64.sm_90.s; do
+    [ -f "$f" ] && { echo "$f"; return 0; }
+  done
+  echo "$1/prog.nvptx64-nvidia-cuda.sm_90.s"
+}
 [ -x "$TC/bin/clang" ] || fail "no toolchain at $TC; run scripts/build first"
 # amdgpu_lds DIR KERNEL-REGEX: prints the group_segment_fixed_size (static LDS
 # bytes) of the first kernel whose name matches KERNEL-REGEX in the gfx90a
