@@ -16,7 +16,7 @@
 #    depot holds exactly the shared variables;
 #  - on gfx90a the kernel's LDS (group_segment_fixed_size) is at most the
 #    same depot + the same bound + 16 bytes of LDS struct padding;
-#  - linked with -Wl,--opt-level=O0 (the old -O0 device link), the runtime's
+#  - linked with an -O0 device link (the old one; o0_device_link_flag), the runtime's
 #    shared-memory stack and sharing space are back (> 2000 bytes), so this
 #    test can fail;
 #  - ptxas accepts the -O0 PTX; the binaries print PASS on the host.
@@ -26,13 +26,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 B=$OMPDS_ROOT/benchmarks
 
-# build NAME ARCH SOURCE FLAGS...: builds into $work/NAME, remarks in r.yaml.
+# build NAME ARCH SOURCE FLAGS...: builds into $work/NAME; NVPTX remarks in
+# r.yaml (the AMDGPU checks read the image; from LLVM 20 on ld.lld links
+# AMDGPU code and takes no such option).
 build() {
-  local name=$1 arch=$2 src=$3
+  local name=$1 arch=$2 src=$3 remarks=()
   shift 3
-  offload_build "$work/$name" "$arch" "$src" "$@" \
-    -Wl,--offload-opt=-pass-remarks-output=r.yaml \
-    -Wl,--offload-opt=-pass-remarks-filter=nvptx-lower-depot-objects
+  [[ $arch == sm_* ]] && remarks=(-Wl,--offload-opt=-pass-remarks-output=r.yaml
+    -Wl,--offload-opt=-pass-remarks-filter=nvptx-lower-depot-objects)
+  offload_build "$work/$name" "$arch" "$src" "$@" "${remarks[@]}"
 }
 
 # report NAME KERNEL-SUFFIX: "DEPOT RUNTIME ALLOCATIONS" of that kernel.
@@ -61,7 +63,7 @@ check_nvptx() { # NAME SOURCE KERNEL-SUFFIX EXPECTED-DEPOT MAX-RUNTIME FLAGS...
   [ "$rt" -le "$max" ] || fail "$name: $rt bytes of runtime shared memory at -O0 (at most $max expected)"
   [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$(lto_ptx "$work/$name")" -o "$work/$name/p.o" ||
     fail "$name: ptxas rejects the -O0 PTX"
-  build "$name-O0link" sm_90 "$src" "$@" -Wl,--opt-level=O0
+  build "$name-O0link" sm_90 "$src" "$@" "$(o0_device_link_flag)"
   read -r _ rt0 _ < <(report "$name-O0link" "$k")
   [ "$rt0" -gt 2000 ] || fail "$name: the -O0 device link keeps only $rt0 bytes of runtime shared memory; revisit this test"
   echo "$name (sm_90, -O0 device link): runtime $rt0 B"

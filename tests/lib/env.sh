@@ -11,6 +11,17 @@ PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 [ -x "$PTXAS" ] || PTXAS=
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# o0_device_link_flag: the link flag that asks for an -O0 device link (the
+# opt-out of the optimizing -O0 link): the linker wrapper's --opt-level up to
+# LLVM 19, its --device-compiler= from LLVM 20 on (the last -O wins).
+o0_device_link_flag() {
+  if "$TC/bin/clang-linker-wrapper" --help 2>&1 | grep -q -- '--opt-level'; then
+    echo "-Wl,--opt-level=O0"
+  else
+    echo "-Wl,--device-compiler=-O0"
+  fi
+}
+
 # lto_ptx DIR: the PTX that the NVPTX device link of an -save-temps build in
 # DIR wrote for sm_90 (its name differs between LLVM versions:
 # prog.nvptx64-nvidia-cuda.sm_90.s, prog.nvptx64.sm_90.s).
