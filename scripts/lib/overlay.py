@@ -218,7 +218,8 @@ def run(cmd, **kw):
 def installed(pkg):
     res = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    return res.stdout.decode().endswith("installed")
+    # "install ok installed"; "unknown ok not-installed" when it is not.
+    return res.stdout.decode().split()[-1:] == ["installed"]
 
 
 def ensure_packages(install):
@@ -259,9 +260,15 @@ def unpack_packages():
     debs = os.path.join(base.CACHE, "debs")
     shutil.rmtree(UNPACKED_ROOT, ignore_errors=True)
     os.makedirs(UNPACKED_ROOT)
+    os.makedirs(debs, exist_ok=True)
     note("unpacking %s into %s (not installed: they conflict with other LLVM versions' "
          "packages)" % (want, UNPACKED_ROOT))
     res = subprocess.run(["apt-get", "download", "-q"] + want.split(), cwd=debs)
+    if res.returncode != 0:
+        # The package lists of a fresh machine may not know the version yet.
+        pre = [] if os.geteuid() == 0 else ["sudo"]
+        subprocess.run(pre + ["apt-get", "update", "-q"])
+        res = subprocess.run(["apt-get", "download", "-q"] + want.split(), cwd=debs)
     if res.returncode != 0:
         die("apt-get download %s failed: the base's Debian version must be in the archive "
             "(run apt-get update, or see docs/rebasing.md)" % want)
