@@ -1056,21 +1056,8 @@ def rocm_device_libs():
     if os.path.exists(os.path.join(bitcode, "ocml.bc")):
         return bitcode
     os.makedirs(cache, exist_ok=True)
-    if not os.path.exists(deb):
-        url = "http://deb.debian.org/debian/" + path
-        note("downloading %s" % url)
-        res = subprocess.run(["/usr/lib/apt/apt-helper", "-o", "APT::Sandbox::User=root",
-                              "download-file", url, deb + ".part"])
-        if res.returncode != 0:
-            die("cannot download %s: the package may have left Debian's archive; set "
-                "OMPDS_ROCM_DEVICE_LIBS_* in %s to a version the archive serves "
-                "(apt-cache policy of the package in testing or unstable)" % (url, base.CONF))
-        os.replace(deb + ".part", deb)
-    with open(deb, "rb") as f:
-        got = hashlib.sha256(f.read()).hexdigest()
-    if got != sha256:
-        os.remove(deb)
-        die("%s has sha256 %s, the base definition %s says %s" % (deb, got, base.CONF, sha256))
+    run([os.path.join(ROOT, "scripts", "get-source"), "--fetch",
+         "http://deb.debian.org/debian/" + path, deb, sha256])
     shutil.rmtree(unpacked, ignore_errors=True)
     run(["dpkg-deb", "-x", deb, unpacked])
     if not os.path.exists(os.path.join(bitcode, "ocml.bc")):
