@@ -263,7 +263,10 @@ def measure_amdgpu(tools, d):
         raise HarnessError("llvm-readelf --notes failed: %s" % notes[-300:])
     kernels = elfinfo.amdgpu_kernels(notes, imgs[0])
     graph = {}
-    for bc in glob.glob(os.path.join(d, "*.postopt.bc")):
+    # The device link's optimized module: *.postopt.bc (clang-linker-wrapper's
+    # LTO up to LLVM 19), *.img.0.4.opt.bc (ld.lld's LTO from LLVM 20 on).
+    for bc in glob.glob(os.path.join(d, "*.postopt.bc")) + glob.glob(
+            os.path.join(d, "*.img.0.4.opt.bc")):
         rc, ir, _ = run([tools.llvm_dis, "-o", "-", bc], d, clean_env())
         if rc:
             raise HarnessError("llvm-dis failed on %s" % bc)

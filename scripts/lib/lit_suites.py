@@ -46,6 +46,10 @@ SUITES = {
     "nvptx": ["llvm/test/CodeGen/NVPTX"],
     "openmp-opt": ["llvm/test/Transforms/OpenMP"],
     "globalopt": ["llvm/test/Transforms/GlobalOpt"],
+    "attributor": ["llvm/test/Transforms/Attributor"],
+    "atomicexpand": ["llvm/test/Transforms/AtomicExpand"],
+    "simplifycfg-nvptx": ["llvm/test/Transforms/SimplifyCFG/NVPTX"],
+    "linker": ["llvm/test/Linker"],
     "amdgpu-lds": ["llvm/test/CodeGen/AMDGPU/lower-module-lds*"],
     "amdgpu-resource-usage": ["llvm/test/CodeGen/AMDGPU/*resource-usage*",
                               "llvm/test/CodeGen/AMDGPU/call-graph-register-usage.ll",
@@ -388,6 +392,26 @@ def counts(codes):
     return dict(sorted(out.items()))
 
 
+def merged_bin(bindir, fallback, work):
+    """A directory of links to the tools of BINDIR and, for the tools it does
+    not have, to FALLBACK's (a toolchain that relinks only the tools the
+    series changes; the tests of the others then run the base's tool)."""
+    merged = os.path.join(work, "bin")
+    if os.path.isdir(merged):
+        shutil.rmtree(merged)
+    os.makedirs(merged)
+    borrowed = []
+    for d in (bindir, fallback):
+        for name in sorted(os.listdir(d)):
+            dst = os.path.join(merged, name)
+            if not os.path.lexists(dst):
+                os.symlink(os.path.join(d, name), dst)
+                if d == fallback:
+                    borrowed.append(name)
+    note("%d tools not in %s taken from %s" % (len(borrowed), bindir, fallback))
+    return merged
+
+
 def run(args):
     """Configure WORK, run the selected suites and write the JSON."""
     src = os.path.realpath(args.src)
@@ -399,6 +423,8 @@ def run(args):
     if work == src or work.startswith(src + "/"):
         die("the work directory must not be inside the source tree")
     os.makedirs(work, exist_ok=True)
+    if args.fallback_bin:
+        bindir = merged_bin(bindir, os.path.abspath(args.fallback_bin), work)
     llvm_lit = configure(src, bindir, work, args.ptxas)
 
     runs = {s: SUITES[s] for s in args.suite or ([] if args.tests else SUITES)}
@@ -497,6 +523,8 @@ def main():
     ap.add_argument("--src", help="the source tree (only read)")
     ap.add_argument("--bin", help="the directory of the tools to test")
     ap.add_argument("--work", help="where the site configs go and the tests run")
+    ap.add_argument("--fallback-bin", metavar="DIR",
+                    help="take the tools that --bin lacks from DIR")
     ap.add_argument("--suite", action="append", choices=sorted(SUITES),
                     help="a suite to run (repeatable; default: all, unless --tests)")
     ap.add_argument("--tests", action="extend", nargs="+", metavar="PATH",

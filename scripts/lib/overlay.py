@@ -627,10 +627,10 @@ def per_file_defines(rel, version):
     return []
 
 
-def write_devicertl_per_arch(n, src, tc, rtl, archs, jobs):
-    """offload/DeviceRTL: one bitcode library per architecture, built through
-    scripts/cmake/devicertl with the patched tools. Returns the outputs."""
-    cmake_args = [
+def devicertl_cmake_per_arch(src, tc, rtl, archs):
+    """The CMake command that configures offload/DeviceRTL in `rtl` for
+    `archs` with the tools in `tc` (scripts/cmake/devicertl)."""
+    return [
         "cmake", "-G", "Ninja", "-S", os.path.join(ROOT, "scripts/cmake/devicertl"),
         "-B", rtl, "-DOMPDS_SOURCE_DIR=" + src, "-DOMPDS_LLVM_INCLUDE_DIR=" + DEB_INC,
         "-DCMAKE_C_COMPILER=" + DEB_CC, "-DCMAKE_CXX_COMPILER=" + DEB_CXX,
@@ -639,7 +639,52 @@ def write_devicertl_per_arch(n, src, tc, rtl, archs, jobs):
         "-DLINK_TOOL=" + os.path.join(tc, "llvm-link"),
         "-DOPT_TOOL=" + os.path.join(tc, "opt"),
         "-DPACKAGER_TOOL=" + DEB + "/bin/clang-offload-packager",
-    ] + devicertl_options()
+    ]
+
+
+def devicertl_cmake_per_triple(src, tc, d, triple):
+    """The CMake command that configures openmp/device in `d` for `triple`
+    through runtimes/, with the clang in `tc` as the compiler."""
+    return [
+        "cmake", "-G", "Ninja", "-S", os.path.join(src, "runtimes"), "-B", d,
+        "-DLLVM_ENABLE_RUNTIMES=openmp", "-DLLVM_DEFAULT_TARGET_TRIPLE=" + triple,
+        "-DCMAKE_C_COMPILER=" + os.path.join(tc, "clang"),
+        "-DCMAKE_CXX_COMPILER=" + os.path.join(tc, "clang++"),
+        "-DCMAKE_C_COMPILER_TARGET=" + triple, "-DCMAKE_CXX_COMPILER_TARGET=" + triple,
+        "-DCMAKE_C_COMPILER_WORKS=ON", "-DCMAKE_CXX_COMPILER_WORKS=ON",
+        "-DLLVM_ENABLE_PER_TARGET_RUNTIME_DIR=ON", "-DCMAKE_BUILD_TYPE=Release",
+        "-DLLVM_INCLUDE_TESTS=OFF",
+        # The archive holds bitcode: Debian's tools of the base read it.
+        "-DCMAKE_AR=" + DEB + "/bin/llvm-ar", "-DCMAKE_RANLIB=" + DEB + "/bin/llvm-ranlib",
+        "-DCMAKE_CXX_COMPILER_AR=" + DEB + "/bin/llvm-ar",
+        "-DCMAKE_CXX_COMPILER_RANLIB=" + DEB + "/bin/llvm-ranlib",
+    ]
+
+
+def configure_devicertl(src, tc, d, extra):
+    """--configure-devicertl: configures the DeviceRTL of the overlay tree
+    `src` alone in `d`, for NVPTX (sm_90 where it is built per architecture),
+    with the tools in `tc` and the extra CMake arguments `extra` (tests of its
+    build options). Prints the ninja target and the bitcode it builds; exits
+    with CMake's status."""
+    if per_triple_devicertl(src):
+        cmd = devicertl_cmake_per_triple(src, tc, d, DEVICE_TRIPLES[0])
+        target = "ompdevice"
+        bc = os.path.join(d, "lib", DEVICE_TRIPLES[0], "libomptarget-nvptx.bc")
+    else:
+        cmd = devicertl_cmake_per_arch(src, tc, d, "sm_90")
+        target = "omptarget-nvptx-sm_90-bc"
+        bc = os.path.join(d, "lib", "libomptarget-nvptx-sm_90.bc")
+    res = subprocess.run(cmd + list(extra))
+    if res.returncode == 0:
+        print("%s %s" % (target, bc))
+    return res.returncode
+
+
+def write_devicertl_per_arch(n, src, tc, rtl, archs, jobs):
+    """offload/DeviceRTL: one bitcode library per architecture, built through
+    scripts/cmake/devicertl with the patched tools. Returns the outputs."""
+    cmake_args = devicertl_cmake_per_arch(src, tc, rtl, archs) + devicertl_options()
     # The DeviceRTL's own rules do not depend on the tools (they are given as
     # paths); this rule only runs when a tool or a source changed, so start
     # from a clean DeviceRTL build.
@@ -666,20 +711,7 @@ def write_devicertl_per_triple(n, out, src, tc, rtl, jobs):
     devsrc = [f for f in devsrc if os.path.isfile(f)]
     for triple in DEVICE_TRIPLES:
         d = os.path.join(rtl, triple)
-        cmake_args = [
-            "cmake", "-G", "Ninja", "-S", os.path.join(src, "runtimes"), "-B", d,
-            "-DLLVM_ENABLE_RUNTIMES=openmp", "-DLLVM_DEFAULT_TARGET_TRIPLE=" + triple,
-            "-DCMAKE_C_COMPILER=" + os.path.join(tc, "clang"),
-            "-DCMAKE_CXX_COMPILER=" + os.path.join(tc, "clang++"),
-            "-DCMAKE_C_COMPILER_TARGET=" + triple, "-DCMAKE_CXX_COMPILER_TARGET=" + triple,
-            "-DCMAKE_C_COMPILER_WORKS=ON", "-DCMAKE_CXX_COMPILER_WORKS=ON",
-            "-DLLVM_ENABLE_PER_TARGET_RUNTIME_DIR=ON", "-DCMAKE_BUILD_TYPE=Release",
-            "-DLLVM_INCLUDE_TESTS=OFF",
-            # The archive holds bitcode: Debian's tools of the base read it.
-            "-DCMAKE_AR=" + DEB + "/bin/llvm-ar", "-DCMAKE_RANLIB=" + DEB + "/bin/llvm-ranlib",
-            "-DCMAKE_CXX_COMPILER_AR=" + DEB + "/bin/llvm-ar",
-            "-DCMAKE_CXX_COMPILER_RANLIB=" + DEB + "/bin/llvm-ranlib",
-        ] + devicertl_options()
+        cmake_args = devicertl_cmake_per_triple(src, tc, d, triple) + devicertl_options()
         # The rule runs only when a tool or a source changed: start clean.
         cmd = "mkdir -p %s && %s >%s/cmake.log && ninja -C %s -t clean >/dev/null && " \
               "ninja -C %s -j%d ompdevice" % (
@@ -1104,7 +1136,17 @@ def main():
                     help="build the base without the series (default --out "
                     "<build>/stock-overlay, --prefix <build>/stock): the stock "
                     "toolchain the tests and benchmarks compare with")
-    args = ap.parse_args()
+    ap.add_argument("--configure-devicertl", metavar="DIR",
+                    help="only configure the DeviceRTL of the overlay tree in DIR for "
+                    "NVPTX with the tools of --prefix, passing the remaining "
+                    "arguments to CMake; print the ninja target and its bitcode")
+    args, extra = ap.parse_known_args()
+    if args.configure_devicertl:
+        return configure_devicertl(os.path.join(os.path.abspath(args.out), "src"),
+                                   os.path.join(os.path.abspath(args.prefix), "bin"),
+                                   os.path.abspath(args.configure_devicertl), extra)
+    if extra:
+        ap.error("unrecognized arguments: %s" % " ".join(extra))
     if args.stock:
         global STOCK
         STOCK = True

@@ -13,7 +13,7 @@ set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"$TC/bin/llvm-nm" "$TC/lib/x86_64-pc-linux-gnu/libomptarget-nvptx-sm_90.bc" >"$work/nm"
+"$TC/bin/llvm-nm" "$(devicertl_bc nvptx)" >"$work/nm"
 grep -q " T __kmpc_critical\$" "$work/nm" || fail "the NVPTX DeviceRTL has no __kmpc_critical"
 ! grep "CriticalLock" "$work/nm" | grep -q " U " ||
   fail "the NVPTX DeviceRTL references a critical region lock it does not define"
@@ -47,7 +47,7 @@ for arch in sm_90 gfx90a; do
       ../crit.c -o prog -save-temps) >"$d/log" 2>&1 || { cat "$d/log" >&2; fail "critical region: $arch $opt does not link"; }
     (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -qx PASS || fail "critical region: $arch $opt does not print PASS on the host"
     if [ $arch = sm_90 ] && [ -n "$PTXAS" ]; then
-      "$PTXAS" -arch=sm_90 -c "$d/prog.nvptx64-nvidia-cuda.sm_90.s" -o "$d/p.o" ||
+      "$PTXAS" -arch=sm_90 -c "$(lto_ptx "$d")" -o "$d/p.o" ||
         fail "critical region: ptxas rejects the $opt PTX"
     fi
   done

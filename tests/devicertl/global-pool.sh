@@ -18,7 +18,7 @@ set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 here=$(cd "$(dirname "$0")" && pwd)
-inc=$SRC/offload/DeviceRTL/include
+inc=$(devicertl_include)
 [ -f "$inc/GlobalPool.h" ] || fail "no $inc/GlobalPool.h; run scripts/build first"
 
 "$TC/bin/clang++" -std=c++17 -O2 -pthread -I"$inc" "$here/global-pool.cpp" -o "$work/pool" ||
@@ -36,8 +36,9 @@ pool_type() {
   "$TC/bin/llvm-dis" "$1" -o "$work/rtl.ll"
   grep -m1 '^%"struct.ompx::pool::GlobalPoolTy' "$work/rtl.ll" || true
 }
-for lib in libomptarget-nvptx-sm_90.bc libomptarget-amdgpu-gfx90a.bc; do
-  t=$(pool_type "$TC/lib/x86_64-pc-linux-gnu/$lib")
+for vendor in nvptx amdgpu; do
+  lib=$(devicertl_bc $vendor)
+  t=$(pool_type "$lib")
   [[ "$t" == *"{ [4194304 x i8], [2048 x i32] }"* ]] || fail "$lib: global pool: '$t'"
 done
 
@@ -90,9 +91,9 @@ awk '/atom\.global\.or\.b32/ { claims++; getline; if ($1 ~ /^(membar|fence)\./) 
 awk '/(membar|fence)\./ { f = NR } /atom\.global\.and\.b32/ && f == NR - 1 { released++ }
      END { exit !released }' "$ptx" ||
   fail "the pool's free (atom.global.and.b32) has no fence before it"
-grep -Eq '^\s+malloc,' "$ptx" || fail "device malloc is gone: the pool must fall back to it"
+[ "$(ptx_malloc_calls "$ptx")" != 0 ] || fail "device malloc is gone: the pool must fall back to it"
 # The linked, optimized device IR keeps the messages as text.
-messages() { "$TC/bin/llvm-dis" "$work/$1"/prog.*sm_90.postopt.bc -o - | grep -c "$2" || true; }
+messages() { "$TC/bin/llvm-dis" "$(lto_opt_bc "$work/$1")" -o - | grep -c "$2" || true; }
 [ "$(messages plain 'Global memory pool full')" = 0 ] ||
   fail "fallback messages in a build without -fopenmp-target-debug"
 echo "sm_90 -O0: worker allocations fall back to the 4 MiB global pool before malloc"
@@ -112,9 +113,10 @@ configure() { # DIR SIZE
   devicertl_configure "$work/$1" -DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE="$2"
 }
 configure none 0 >"$work/none.log" 2>&1 || { cat "$work/none.log" >&2; fail "configure with no pool failed"; }
-ninja -C "$work/none" omptarget-nvptx-sm_90-bc >>"$work/none.log" 2>&1 ||
+read -r target bc < <(tail -1 "$work/none.log")
+ninja -C "$work/none" "$target" >>"$work/none.log" 2>&1 ||
   { tail -20 "$work/none.log" >&2; fail "DeviceRTL without a pool does not build"; }
-[ -z "$(pool_type "$work/none/lib/libomptarget-nvptx-sm_90.bc")" ] || fail "LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=0 still has a pool"
+[ -z "$(pool_type "$bc")" ] || fail "LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=0 still has a pool"
 if configure odd 1000 >"$work/odd.log" 2>&1; then
   fail "LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=1000 was accepted"
 fi

@@ -16,9 +16,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 MSG="the device heap is exhausted"
 
-"$TC/bin/llvm-dis" "$TC/lib/x86_64-pc-linux-gnu/libomptarget-nvptx-sm_90.bc" -o "$work/nv.ll"
+"$TC/bin/llvm-dis" "$(devicertl_bc nvptx)" -o "$work/nv.ll"
 grep -q "$MSG" "$work/nv.ll" || fail "NVPTX DeviceRTL has no out-of-heap message"
-awk '/^define internal .*@_ZL21reportOutOfDeviceHeapmPKc/,/^}/' "$work/nv.ll" >"$work/f.ll"
+# (its size argument is mangled m or y: uint64_t is unsigned long or long long)
+awk '/^define internal .*@_ZL21reportOutOfDeviceHeap[my]PKc/,/^}/' "$work/nv.ll" >"$work/f.ll"
 grep -q "call void @llvm.trap()" "$work/f.ll" || fail "NVPTX DeviceRTL does not trap when malloc fails"
 
 cat >"$work/p.c" <<'C'

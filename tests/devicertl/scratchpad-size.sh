@@ -18,9 +18,9 @@ stack_type() {
   grep -m1 '^%"struct.(anonymous namespace)::SharedMemorySmartStackTy" = type' "$work/rtl.ll" || true
 }
 
-t=$(stack_type "$TC/lib/x86_64-pc-linux-gnu/libomptarget-nvptx-sm_90.bc")
+t=$(stack_type "$(devicertl_bc nvptx)")
 [[ "$t" == *"{ [512 x i8], [1024 x i8], i32, [12 x i8] }"* ]] || fail "default smart stack: $t"
-t=$(stack_type "$TC/lib/x86_64-pc-linux-gnu/libomptarget-amdgpu-gfx90a.bc")
+t=$(stack_type "$(devicertl_bc amdgpu)")
 [[ "$t" == *"{ [512 x i8], [1024 x i8], i32, [12 x i8] }"* ]] || fail "default smart stack (gfx90a): $t"
 
 configure() { # DIR SIZE
@@ -28,9 +28,10 @@ configure() { # DIR SIZE
 }
 
 configure big 2048 >"$work/big.log" 2>&1 || { cat "$work/big.log"; fail "configure with 2048"; }
-ninja -C "$work/big" omptarget-nvptx-sm_90-bc >>"$work/big.log" 2>&1 ||
+read -r target bc < <(tail -1 "$work/big.log")
+ninja -C "$work/big" "$target" >>"$work/big.log" 2>&1 ||
   { tail -20 "$work/big.log"; fail "build with 2048"; }
-t=$(stack_type "$work/big/lib/libomptarget-nvptx-sm_90.bc")
+t=$(stack_type "$bc")
 [[ "$t" == *"{ [2048 x i8], [1024 x i8], i32, [12 x i8] }"* ]] || fail "2048-byte smart stack: $t"
 
 if configure bad 100 >"$work/bad.log" 2>&1; then

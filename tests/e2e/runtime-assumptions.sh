@@ -91,7 +91,7 @@ build() { # NAME ARCH SOURCE FLAGS...: builds $work/NAME, remarks in NAME/log
   fi
 }
 has_remark() { grep -q "$2" "$work/$1/log"; }
-mallocs() { grep -c "^[[:space:]]*malloc," "$(lto_ptx "$work/$1")" || true; }
+mallocs() { ptx_malloc_calls "$(lto_ptx "$work/$1")"; }
 
 # expect NAME NESTED(yes|no) NOSTATE(yes|no)
 expect() {

@@ -32,6 +32,22 @@ lto_ptx() {
   done
   echo "$1/prog.nvptx64-nvidia-cuda.sm_90.s"
 }
+# lto_opt_bc DIR: the optimized device module of the sm_90 link of an
+# -save-temps build in DIR (prog...sm_90.postopt.bc up to LLVM 19,
+# prog...sm_90.img.0.4.opt.bc from LLVM 20 on).
+lto_opt_bc() {
+  local f
+  for f in "$1"/prog.*sm_90.postopt.bc "$1"/prog.*sm_90.img.0.4.opt.bc; do
+    [ -f "$f" ] && { echo "$f"; return 0; }
+  done
+  echo "$1/prog.nvptx64-nvidia-cuda.sm_90.postopt.bc"
+}
+# ptx_malloc_calls PTX: how many calls of device malloc the PTX file makes (a
+# call's operands are on lines of their own up to LLVM 19, on the call's line
+# from LLVM 20 on).
+ptx_malloc_calls() {
+  grep -Ec '^[[:space:]]+(call[.a-z]* \(retval0\), )?malloc,' "$1" || true
+}
 [ -x "$TC/bin/clang" ] || fail "no toolchain at $TC; run scripts/build first"
 # amdgpu_lds DIR KERNEL-REGEX: prints the group_segment_fixed_size (static LDS
 # bytes) of the first kernel whose name matches KERNEL-REGEX in the gfx90a
@@ -42,17 +58,39 @@ amdgpu_lds() {
     /\.name:/ && $2 ~ k && !done { print g; done = 1 }' "$1/notes"
 }
 # devicertl_configure BUILD-DIR CMAKE-ARGS...: configures the patched DeviceRTL
-# on its own, for sm_90 and with the toolchain's tools (tests of its build
-# options; build with `ninja -C BUILD-DIR omptarget-nvptx-sm_90-bc`).
+# on its own, for NVPTX (sm_90 where it is built per architecture) and with the
+# toolchain's tools (tests of its build options); prints the ninja target and
+# the bitcode file it builds: `read -r target bc < <(devicertl_configure ...)`.
 devicertl_configure() {
   local dir=$1
   shift
-  cmake -G Ninja -S "$OMPDS_ROOT/scripts/cmake/devicertl" -B "$dir" \
-    -DOMPDS_SOURCE_DIR="$SRC" -DOMPDS_LLVM_INCLUDE_DIR="$OMPDS_DEB_LLVM/include" \
-    -DCMAKE_C_COMPILER="clang$OMPDS_TOOL_SUFFIX" -DCMAKE_CXX_COMPILER="clang++$OMPDS_TOOL_SUFFIX" \
-    -DLIBOMPTARGET_DEVICE_ARCHITECTURES=sm_90 \
-    -DCLANG_TOOL="$TC/bin/clang" -DLINK_TOOL="$TC/bin/llvm-link" \
-    -DOPT_TOOL="$TC/bin/opt" -DPACKAGER_TOOL="$TC/bin/clang-offload-packager" "$@"
+  python3 "$OMPDS_ROOT/scripts/lib/overlay.py" --out "$(dirname "$SRC")" --prefix "$TC" \
+    --configure-devicertl "$dir" "$@"
+}
+# devicertl_bc nvptx|amdgpu: the toolchain's DeviceRTL bitcode for sm_90 or
+# gfx90a: one file per architecture up to LLVM 20
+# (lib/<host>/libomptarget-nvptx-sm_90.bc), one per GPU triple from LLVM 21 on
+# (lib/nvptx64-nvidia-cuda/libomptarget-nvptx.bc).
+devicertl_bc() {
+  local per_arch per_triple
+  case "$1" in
+    nvptx) per_arch=libomptarget-nvptx-sm_90.bc per_triple=nvptx64-nvidia-cuda ;;
+    amdgpu) per_arch=libomptarget-amdgpu-gfx90a.bc per_triple=amdgcn-amd-amdhsa ;;
+    *) fail "devicertl_bc: unknown vendor '$1'" ;;
+  esac
+  if [ -f "$TC/lib/$per_triple/libomptarget-$1.bc" ]; then
+    echo "$TC/lib/$per_triple/libomptarget-$1.bc"
+  else
+    echo "$TC/lib/x86_64-pc-linux-gnu/$per_arch"
+  fi
+}
+# devicertl_include: the include directory of the overlay tree's DeviceRTL.
+devicertl_include() {
+  local d
+  for d in "$SRC/openmp/device/include" "$SRC/offload/DeviceRTL/include"; do
+    [ -d "$d" ] && { echo "$d"; return 0; }
+  done
+  fail "no DeviceRTL include directory under $SRC; run scripts/build first"
 }
 # offload_build DIR ARCH SOURCE CLANG-FLAGS...: builds SOURCE for the host and
 # ARCH with -O0 into DIR/prog (-save-temps, the compiler's output in DIR/log)

@@ -22,8 +22,12 @@ ok() { echo "ok: $*"; }
 
 p=$work/p
 mkdir -p "$p"
-cp -r "$root/scripts" "$root/patches" "$p/"
 export OMPDS_BUILD=$work/build
+# The series of the base under test: OMPDS_PATCH_DIR.
+# shellcheck source=../../scripts/lib/base.sh
+. "$root/scripts/lib/base.sh"
+cp -r "$root/scripts" "$root/$OMPDS_PATCH_DIR" "$p/"
+pd=$OMPDS_PATCH_DIR
 cd "$p"
 pristine=$(scripts/get-source pristine 2>/dev/null | tail -1)
 [ -f "$pristine/llvm/CMakeLists.txt" ] || fail "scripts/get-source pristine did not give a base"
@@ -42,7 +46,7 @@ if [ -x "$TC/bin/clang" ]; then tests=(--bin "$TC/bin"); else tests=(--no-tests)
 out=$(scripts/upstream-export 1 --repo "$work/clone" "${tests[@]}" 2>&1) ||
   fail "upstream-export 1 failed:
 $out"
-first=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series | head -1)
+first=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' $pd/series | head -1)
 branch="ompds/${first%.patch}"
 [ "$(git -C "$work/clone" rev-parse --abbrev-ref HEAD)" = "$branch" ] || fail "not on branch $branch"
 [ "$(git -C "$work/clone" rev-list --count ompds-base..HEAD)" = 1 ] || fail "not one commit on ompds-base"
@@ -61,7 +65,7 @@ grep -q "exists" <<<"$out" || fail "second export did not say the branch exists:
 ok "upstream-export refuses an existing branch"
 
 # --- upstream-status --------------------------------------------------------------
-second=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series | sed -n 2p)
+second=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' $pd/series | sed -n 2p)
 [ -n "$second" ] || second=$first
 # Lint and the round trip must pass afterwards wherever they passed before (a
 # series being worked on may not lint yet; that is not upstream-status's doing).
@@ -71,7 +75,7 @@ lints=", lints"
 scripts/apply-patches --sparse >/dev/null 2>&1 || fail "apply-patches (work tree) failed"
 scripts/upstream-status "$second" 'Submitted [https://github.com/llvm/llvm-project/pull/1]' >/dev/null ||
   fail "upstream-status with a work tree failed"
-grep -q '^Upstream-Status: Submitted \[https://github.com/llvm/llvm-project/pull/1\]$' "patches/$second" ||
+grep -q '^Upstream-Status: Submitted \[https://github.com/llvm/llvm-project/pull/1\]$' "$pd/$second" ||
   fail "the status line was not rewritten"
 [ "$lint_ok" = 1 ] || scripts/lint-series --no-format >/dev/null || fail "lint-series fails after upstream-status"
 scripts/export-patches --check >/dev/null || fail "export-patches --check (work tree) fails after upstream-status"
@@ -85,7 +89,7 @@ ok "upstream-status: rewritten with and without a work tree; round trip passes$l
 # --- rebase-series ----------------------------------------------------------------
 out=$(scripts/rebase-series --onto "$pristine" --worktree "$work/r1" 2>&1) || fail "rebase onto the pristine base failed:
 $out"
-n=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series | wc -l)
+n=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' $pd/series | wc -l)
 [ "$(grep -cE '^ +[0-9]+ .* clean$' <<<"$out")" = "$n" ] || fail "not every patch is clean on the pinned base:
 $out"
 ok "rebase-series onto the pristine base: $n clean"
