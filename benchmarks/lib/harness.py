@@ -80,7 +80,8 @@ class Tools:
         self.toolchain = os.path.abspath(tc)
         # A stock toolchain with its own DeviceRTL (scripts/build --stock, for
         # a base whose Debian packages ship none) needs no extra flags.
-        stock_tc = os.environ.get("OMPDS_STOCK_TOOLCHAIN")
+        stock_tc = os.environ.get("OMPDS_STOCK_TOOLCHAIN") or (
+            os.path.join(build, "stock") if base.STOCK_PREFIX else None)
         self.stock_is_toolchain = bool(stock_tc)
         self.clang = {
             "stock": which(os.path.join(stock_tc, "bin", "clang")) if stock_tc else

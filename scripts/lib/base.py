@@ -65,3 +65,8 @@ PATCH_DIR = _V.get("OMPDS_PATCH_DIR", "patches")
 # Debian's package of the host offload runtime (libomptarget.so):
 # libomp-<major>-dev unless the base definition names another.
 DEB_OFFLOAD_PACKAGE = _V.get("OMPDS_DEB_OFFLOAD_PACKAGE", "libomp%s-dev" % SUFFIX)
+# Whether Debian's packages of the base ship no GPU device runtime, so that
+# the stock side of the comparisons is a prefix of Debian's tools with a
+# DeviceRTL built from Debian's source (scripts/build --stock, which
+# scripts/build then runs too; the harness and tests use <build>/stock).
+STOCK_PREFIX = _V.get("OMPDS_STOCK_PREFIX", "no") == "yes"

@@ -344,8 +344,21 @@ def break_link(path):
         os.replace(tmp, path)
 
 
-def prepare_source(out, base, dirs=None):
-    """<out>/src: hard-linked copy of `base` (only `dirs`, default all) with
+def forget_other_base(out):
+    """Removes the build directory `out` when it was made for another base
+    (its objects were compiled against another Debian release of LLVM)."""
+    mark = os.path.join(out, "base-version")
+    if os.path.exists(mark) and open(mark).read().strip() != base.DEB_VERSION:
+        note("%s was built for %s: starting it over for %s"
+             % (out, open(mark).read().strip(), base.DEB_VERSION))
+        shutil.rmtree(out)
+    os.makedirs(out, exist_ok=True)
+    with open(mark, "w") as f:
+        f.write(base.DEB_VERSION + "\n")
+
+
+def prepare_source(out, base_tree, dirs=None):
+    """<out>/src: hard-linked copy of `base_tree` (only `dirs`, default all) with
     the series applied. Recreated when the series changes."""
     src = os.path.join(out, "src")
     stamp = os.path.join(out, "src.stamp")
@@ -356,15 +369,16 @@ def prepare_source(out, base, dirs=None):
     if os.path.exists(stamp):
         with open(stamp) as f:
             old = json.load(f)
-    if old.get("digest") == digest and old.get("dirs") == dirs and os.path.isdir(src):
+    if old.get("digest") == digest and old.get("dirs") == dirs and \
+            old.get("base") == base.DEB_VERSION and os.path.isdir(src):
         return src, touched
     note("preparing the patched source tree (%d patches on Debian's base)" % len(names))
     shutil.rmtree(src, ignore_errors=True)
     os.makedirs(src)
-    for d in dirs or sorted(os.listdir(base)):
+    for d in dirs or sorted(os.listdir(base_tree)):
         if d.startswith(".") or d.endswith(".stamp"):
             continue
-        run(["cp", "-al", os.path.join(base, d), os.path.join(src, d)])
+        run(["cp", "-al", os.path.join(base_tree, d), os.path.join(src, d)])
     run(["git", "init", "-q", src])
     # Files that changed between the old and the new series get fresh inodes
     # and mtimes, so ninja rebuilds what depends on them (also on revert).
@@ -381,7 +395,8 @@ def prepare_source(out, base, dirs=None):
             die("patch %s does not apply to Debian's base:\n%s" % (
                 n, res.stderr.decode(errors="replace")))
     with open(stamp, "w") as f:
-        json.dump({"digest": digest, "touched": touched, "dirs": dirs}, f)
+        json.dump({"digest": digest, "touched": touched, "dirs": dirs,
+                   "base": base.DEB_VERSION}, f)
     return src, touched
 
 
@@ -1136,6 +1151,10 @@ def main():
                     help="build the base without the series (default --out "
                     "<build>/stock-overlay, --prefix <build>/stock): the stock "
                     "toolchain the tests and benchmarks compare with")
+    ap.add_argument("--no-stock", action="store_true",
+                    help="do not assemble the stock toolchain as well (it is "
+                    "assembled after ours when Debian's packages of the base "
+                    "ship no DeviceRTL)")
     ap.add_argument("--configure-devicertl", metavar="DIR",
                     help="only configure the DeviceRTL of the overlay tree in DIR for "
                     "NVPTX with the tools of --prefix, passing the remaining "
@@ -1158,10 +1177,11 @@ def main():
 
     ensure_packages(not args.no_install_packages)
     check_debian_version()
-    base = ser.base_dir("debian")
+    base_tree = ser.base_dir("debian")
     out = os.path.abspath(args.out)
+    forget_other_base(out)
     os.makedirs(out, exist_ok=True)
-    src, touched = prepare_source(out, base, SRC_DIRS)
+    src, touched = prepare_source(out, base_tree, SRC_DIRS)
     tus, headers, td_targets, ignored = classify(src, touched)
     note("%d touched files need no compile of their own (tests, docs, DeviceRTL, "
          "library CMake files, tool mains)" % len(ignored))
@@ -1211,6 +1231,11 @@ def main():
     assemble_prefix(out, os.path.abspath(args.prefix), args.archs, host_offload,
                     per_triple_devicertl(src))
     note("done: %s/bin/clang" % os.path.abspath(args.prefix))
+    if base.STOCK_PREFIX and not STOCK and not args.no_stock:
+        note("Debian's packages of %s ship no DeviceRTL: assembling the stock "
+             "toolchain as well (--no-stock skips it)" % base.LLVM_VERSION)
+        run([sys.executable, os.path.abspath(__file__), "--stock", "--no-install-packages",
+             "-j", str(args.jobs)])
     return 0
 
 
