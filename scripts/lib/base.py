@@ -70,3 +70,8 @@ DEB_OFFLOAD_PACKAGE = _V.get("OMPDS_DEB_OFFLOAD_PACKAGE", "libomp%s-dev" % SUFFI
 # DeviceRTL built from Debian's source (scripts/build --stock, which
 # scripts/build then runs too; the harness and tests use <build>/stock).
 STOCK_PREFIX = _V.get("OMPDS_STOCK_PREFIX", "no") == "yes"
+# The GPU architectures the toolchain must compile and link the seed programs
+# for (tests/e2e/seeds.py; the first NVIDIA and the first AMD one get the whole
+# matrix), and the NVIDIA ones whose PTX must pass CUDA's ptxas.
+GPU_ARCHS = _V.get("OMPDS_GPU_ARCHS", "sm_90,gfx90a").split(",")
+PTX_ARCHS = _V.get("OMPDS_PTX_ARCHS", "sm_90,sm_75").split(",")

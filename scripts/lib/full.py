@@ -22,8 +22,23 @@ import series as ser  # noqa: E402
 ROOT = overlay.ROOT
 BUILD = os.environ.get("OMPDS_BUILD", os.path.join(ROOT, "build"))
 
+# The architectures of a per-architecture DeviceRTL (offload/DeviceRTL, up to
+# LLVM 20). From LLVM 21 on the DeviceRTL (openmp/device) is one library per
+# GPU triple, built as a runtime of that triple.
 NVPTX_ARCHS = "sm_70;sm_72;sm_75;sm_80;sm_86;sm_87;sm_89;sm_90"
 AMDGPU_ARCHS = "gfx906;gfx908;gfx90a;gfx940;gfx941;gfx942;gfx1030;gfx1100"
+
+
+def devicertl_cmake_args(src, archs):
+    """How the base's CMake builds the DeviceRTL of the tree `src`."""
+    if not overlay.per_triple_devicertl(src):
+        return ["-DLIBOMPTARGET_DEVICE_ARCHITECTURES=" + archs]
+    args = ["-DLLVM_RUNTIME_TARGETS=" + ";".join(("default",) + overlay.DEVICE_TRIPLES)]
+    for triple in overlay.DEVICE_TRIPLES:
+        args.append("-DRUNTIMES_%s_LLVM_ENABLE_RUNTIMES=openmp" % triple)
+        for opt in overlay.devicertl_options():
+            args.append("-DRUNTIMES_%s_%s" % (triple, opt[2:]))
+    return args
 
 
 def cmake_command(src, build, prefix, archs, jobs):
@@ -43,10 +58,9 @@ def cmake_command(src, build, prefix, archs, jobs):
         "-DLLVM_INCLUDE_EXAMPLES=OFF",
         "-DLLVM_ENABLE_PER_TARGET_RUNTIME_DIR=ON",
         "-DLLVM_PARALLEL_LINK_JOBS=%d" % max(1, jobs // 8),
-        "-DLIBOMPTARGET_DEVICE_ARCHITECTURES=" + archs,
         "-DOMPDS_SERIES_VERSION=" + overlay.ser_version(),
         "-DCLANG_VENDOR=ompds",
-    ] + overlay.devicertl_options()
+    ] + devicertl_cmake_args(src, archs) + overlay.devicertl_options()
     if shutil.which("ld.lld") or shutil.which("ld.lld" + base.SUFFIX):
         args.append("-DLLVM_USE_LINKER=lld")
     if shutil.which("ccache"):
@@ -64,14 +78,20 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--dry-run", action="store_true",
                     help="print the exact configuration and build commands, build nothing")
+    ap.add_argument("--configure-only", action="store_true",
+                    help="prepare the patched tree and run CMake, build nothing "
+                    "(what CI checks)")
     args = ap.parse_args()
 
     out = os.path.abspath(args.out)
     src = os.path.join(out, "src")
     build = os.path.join(out, "build")
-    cmake = cmake_command(src, build, os.path.abspath(args.prefix), args.archs, args.jobs)
     ninja = ["ninja", "-C", build, "-j", str(args.jobs), "install"]
     if args.dry_run:
+        # The DeviceRTL's layout is the base's: look at the pristine tree.
+        cmake = cmake_command(ser.base_dir("pristine"), build,
+                              os.path.abspath(args.prefix), args.archs, args.jobs)
+        cmake[cmake.index("-S") + 1] = os.path.join(src, "llvm")
         print("# source: the pristine base (scripts/get-source pristine) with the "
               "series applied, in %s" % src)
         print(" ".join(map(shlex.quote, cmake)))
@@ -80,11 +100,15 @@ def main():
     for tool in ("cmake", "ninja"):
         if not shutil.which(tool):
             sys.exit("error: %s is missing (apt-get install cmake ninja-build)" % tool)
-    base = ser.base_dir("pristine")
-    os.makedirs(out, exist_ok=True)
-    overlay.prepare_source(out, base)
-    if not os.path.exists(os.path.join(build, "build.ninja")):
+    base_tree = ser.base_dir("pristine")
+    overlay.forget_other_base(out)
+    overlay.prepare_source(out, base_tree)
+    cmake = cmake_command(src, build, os.path.abspath(args.prefix), args.archs, args.jobs)
+    if args.configure_only or not os.path.exists(os.path.join(build, "build.ninja")):
         overlay.run(cmake)
+    if args.configure_only:
+        print("configured: %s (build with: %s)" % (build, " ".join(ninja)))
+        return 0
     overlay.run(ninja)
     return 0
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """End-to-end: the seed programs built with the toolchain, as a user would.
 
-For every seed program variant x {sm_90, gfx90a} x {-O0, -O1, -O2}:
+The architectures come from the base definition (OMPDS_GPU_ARCHS,
+OMPDS_PTX_ARCHS in scripts/base.conf). For every seed program variant x
+{sm_90, gfx90a} x {-O0, -O1, -O2}:
   * `clang -fopenmp --offload-arch=<arch> -O<n> prog.c` with no other flags and
     an empty environment (PATH only) must produce a binary that embeds an
     offload image for <arch>, and the binary must print PASS when run (on the
@@ -9,6 +11,10 @@ For every seed program variant x {sm_90, gfx90a} x {-O0, -O1, -O2}:
   * for NVPTX, the device PTX (--offload-device-only -S) must be accepted by
     ptxas for sm_90 and for an older target (sm_75: CUDA 13's ptxas no longer
     accepts sm_70), when ptxas is installed.
+For the other architectures of OMPDS_GPU_ARCHS (sm_100, sm_120, gfx942,
+gfx950 on 22.1.8), a part of the programs at -O0 and -O2, the same checks;
+for the other NVIDIA architectures of OMPDS_PTX_ARCHS, the device PTX of two
+programs through ptxas.
 Known failures are listed in XFAIL with the issue that owns them; a known
 failure that passes is reported, not hidden.
 """
@@ -23,6 +29,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEEDS = os.path.join(ROOT, "benchmarks", "seeds")
+sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+import base  # noqa: E402  (the series' base: scripts/base.conf)
 
 # (name, source, defines)
 PROGRAMS = [
@@ -40,9 +48,16 @@ PROGRAMS = [
     # A 64 KiB team-shared array: must stay on the runtime path to link.
     ("big-shared", "../programs/big_shared.c", []),
 ]
-ARCHS = ["sm_90", "gfx90a"]
+ARCHS = base.GPU_ARCHS[:2]
 OPTS = ["-O0", "-O1", "-O2"]
-PTX_ARCHS = ["sm_90", "sm_75"]
+PTX_ARCHS = base.PTX_ARCHS[:2]
+# The other architectures: these programs at these levels.
+MORE_ARCHS = base.GPU_ARCHS[2:]
+MORE_PROGRAMS = ["fig5-n8-outside", "fig6-m1", "many-args", "depot-reuse"]
+MORE_OPTS = ["-O0", "-O2"]
+# The other PTX architectures: these (program, level) pairs.
+MORE_PTX_ARCHS = base.PTX_ARCHS[2:]
+MORE_PTX = [("fig5-n8-outside", "-O2"), ("fig6-m1", "-O0")]
 
 # (program, arch, opt, step) -> reason. Steps: build, image, run, ptxas-<arch>.
 # (The gfx90a -O0 device link crashed here, as in stock 19.1.7, until the
@@ -61,7 +76,7 @@ def clean_env(tc):
     return {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/root")}
 
 
-def one(tc, ptxas, work, prog, arch, opt):
+def one(tc, ptxas, work, prog, arch, opt, ptx_archs=PTX_ARCHS):
     name, src, defs = prog
     key = (name, arch, opt)
     d = os.path.join(work, "%s-%s%s" % (name, arch, opt))
@@ -81,7 +96,7 @@ def one(tc, ptxas, work, prog, arch, opt):
         rc, out = sh([exe], d, env, timeout=300)
         results.append((key + ("run",), rc == 0 and "PASS" in out, out))
     if arch.startswith("sm_") and ptxas:
-        for parch in PTX_ARCHS:
+        for parch in ptx_archs:
             s = os.path.join(d, "dev-%s.s" % parch)
             rc, out = sh([clang, "-fopenmp", "--offload-arch=" + parch, "--offload-device-only",
                           "-S", opt] + defs + [os.path.join(SEEDS, src), "-o", s], d,
@@ -91,6 +106,23 @@ def one(tc, ptxas, work, prog, arch, opt):
                 out += out2
             results.append((key + ("ptxas-" + parch,), rc == 0, out))
     return results
+
+
+def ptx_only(tc, ptxas, work, prog, parch, opt):
+    """The device PTX of `prog` for `parch` through ptxas (no link, no run)."""
+    name, src, defs = prog
+    if not ptxas:
+        return []
+    d = os.path.join(work, "%s-ptx-%s%s" % (name, parch, opt))
+    os.makedirs(d, exist_ok=True)
+    s = os.path.join(d, "dev.s")
+    clang = os.path.join(tc, "bin", "clang")
+    rc, out = sh([clang, "-fopenmp", "--offload-arch=" + parch, "--offload-device-only",
+                  "-S", opt] + defs + [os.path.join(SEEDS, src), "-o", s], d, clean_env(tc))
+    if rc == 0:
+        rc, out2 = sh([ptxas, "-c", "-arch=" + parch, s, "-o", s + ".o"], d)
+        out += out2
+    return [((name, parch, opt, "ptxas-" + parch), rc == 0, out)]
 
 
 def main():
@@ -117,6 +149,15 @@ def main():
             for arch in ARCHS:
                 for opt in OPTS:
                     jobs.append(ex.submit(one, tc, ptxas, work, prog, arch, opt))
+        by_name = {p[0]: p for p in PROGRAMS}
+        for arch in MORE_ARCHS:
+            for name in MORE_PROGRAMS:
+                for opt in MORE_OPTS:
+                    jobs.append(ex.submit(one, tc, ptxas, work, by_name[name], arch, opt,
+                                          [arch]))
+        for parch in MORE_PTX_ARCHS:
+            for name, opt in MORE_PTX:
+                jobs.append(ex.submit(ptx_only, tc, ptxas, work, by_name[name], parch, opt))
     failures, xfails, xpasses, passes = [], [], [], 0
     for j in jobs:
         for key, ok, out in j.result():
