@@ -9,6 +9,7 @@ work; the overlay build (scripts/build, the default) is the quick path.
 
 import argparse
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -68,6 +69,41 @@ def cmake_command(src, build, prefix, archs, jobs):
     return args
 
 
+def sample(src, build, args):
+    """--sample: the object files of the C++ sources the series touches."""
+    cmake = cmake_command(src, build, os.path.abspath(args.prefix), args.archs, args.jobs)
+    cmake += ["-DLLVM_TABLEGEN=" + base.DEB_LLVM + "/bin/llvm-tblgen",
+              "-DCLANG_TABLEGEN=" + base.DEB_LLVM + "/bin/clang-tblgen"]
+    overlay.run(cmake, stdout=subprocess.DEVNULL)
+    _, names = ser.read_series()
+    touched = [f for f in ser.series_touched_files(names)
+               if f.endswith(".cpp") and f.startswith(("llvm/lib/", "clang/lib/", "lld/"))]
+    res = subprocess.run(["ninja", "-C", build, "-t", "targets", "all"],
+                         stdout=subprocess.PIPE, check=True)
+    objects = {}
+    for line in res.stdout.decode().splitlines():
+        target = line.split(":")[0]
+        # CMake names the object of <dir>/<sub>/<file>.cpp of a library in
+        # <dir> <dir>/CMakeFiles/<lib>.dir/<sub>/<file>.cpp.o, with clang and
+        # lld under tools/.
+        rel = re.sub(r"CMakeFiles/[^/]+\.dir/", "", target)
+        if rel.startswith("tools/clang/") or rel.startswith("tools/lld/"):
+            rel = rel[len("tools/"):]
+        elif not rel.startswith("tools/"):
+            rel = "llvm/" + rel
+        if rel.endswith(".o") and rel[:-2] in touched:
+            objects.setdefault(rel[:-2], target)
+    missing = sorted(set(touched) - set(objects))
+    if missing:
+        overlay.note("no CMake object for: %s" % ", ".join(missing))
+    overlay.note("compiling %d touched sources with the full build's flags in %s"
+                 % (len(objects), build))
+    overlay.run(["ninja", "-C", build, "-j", str(args.jobs)] + sorted(objects.values()))
+    print("sampled: %d of %d touched sources compile in the full build"
+          % (len(objects), len(touched)))
+    return 1 if missing else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -81,6 +117,11 @@ def main():
     ap.add_argument("--configure-only", action="store_true",
                     help="prepare the patched tree and run CMake, build nothing "
                     "(what CI checks)")
+    ap.add_argument("--sample", action="store_true",
+                    help="compile only the library and tool sources the series "
+                    "touches, with CMake's flags, in <out>/sample (Debian's "
+                    "llvm-tblgen and clang-tblgen of the base generate the "
+                    "tables): a check of the full build that fits 2 cores")
     args = ap.parse_args()
 
     out = os.path.abspath(args.out)
@@ -103,6 +144,8 @@ def main():
     base_tree = ser.base_dir("pristine")
     overlay.forget_other_base(out)
     overlay.prepare_source(out, base_tree)
+    if args.sample:
+        return sample(src, os.path.join(out, "sample"), args)
     cmake = cmake_command(src, build, os.path.abspath(args.prefix), args.archs, args.jobs)
     if args.configure_only or not os.path.exists(os.path.join(build, "build.ninja")):
         overlay.run(cmake)
