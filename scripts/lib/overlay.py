@@ -642,6 +642,60 @@ def per_file_defines(rel, version):
     return []
 
 
+def check_identity(base_tree, out, rels):
+    """--check-identity: compiles each file `rels` of the unpatched Debian tree
+    with the overlay's flags (and the overlay's generated headers in
+    <out>/gen) and compares the code with the member of Debian's archive:
+    disassembly with relocations, llvm-objdump -d -r. The series' objects are
+    only trustworthy if the unpatched ones come out identical. Returns the
+    number of files that differ."""
+    work = os.path.join(out, "identity")
+    os.makedirs(work, exist_ok=True)
+    # The generated headers of the overlay, less those made from a .td file
+    # the series changed (Clang's Options.inc: the unpatched sources must see
+    # Debian's, whose option IDs they were compiled with).
+    gen = os.path.join(work, "gen")
+    shutil.rmtree(gen, ignore_errors=True)
+    shutil.copytree(os.path.join(out, "gen"), gen, symlinks=True)
+    for inc in glob.glob(os.path.join(gen, "include", "clang", "*", "Options.inc")):
+        os.remove(inc)
+    objdump = DEB + "/bin/llvm-objdump"
+    if rels == ["all"]:
+        # Every library source the last build compiled (Version.cpp differs
+        # by design: it names ompds).
+        with open(os.path.join(out, "build.ninja")) as f:
+            rels = [r for r in re.findall(r"^build \S+/obj/((?:llvm|clang)/lib/\S+)\.o: cxx ",
+                                          f.read(), re.M)
+                    if r != "clang/lib/Basic/Version.cpp"]
+    differ = new = 0
+    for rel in rels:
+        if not os.path.exists(os.path.join(base_tree, rel)):
+            new += 1
+            print("new       %s (added by the series: nothing to compare)" % rel)
+            continue
+        arc = archive_of(base_tree, rel)
+        if not arc or not os.path.exists(os.path.join(DEB_LIB, arc)):
+            die("cannot tell which of Debian's archives %s belongs to" % rel)
+        member = os.path.basename(rel) + ".o"
+        ours, deb = os.path.join(work, member), os.path.join(work, "deb-" + member)
+        with open(deb, "wb") as f:
+            run(["ar", "p", os.path.join(DEB_LIB, arc), member], stdout=f)
+        run([DEB_CXX] + compile_flags(base_tree, gen, rel) +
+            ["-c", os.path.join(base_tree, rel), "-o", ours])
+        dis = []
+        for o in (ours, deb):
+            res = run([objdump, "-d", "-r", "--no-show-raw-insn", o], stdout=subprocess.PIPE)
+            # The first lines name the file.
+            dis.append(res.stdout.decode(errors="replace").split("\n")[3:])
+        same = dis[0] == dis[1] and len(dis[0]) > 10
+        differ += not same
+        print("%s %s (%s, %d lines of disassembly)" % (
+            "identical" if same else "DIFFERENT", rel, arc, len(dis[1])), flush=True)
+    print("%d identical, %d different, %d new in the series"
+          % (len(rels) - differ - new, differ, new))
+    return differ
+
+
 def devicertl_cmake_per_arch(src, tc, rtl, archs):
     """The CMake command that configures offload/DeviceRTL in `rtl` for
     `archs` with the tools in `tc` (scripts/cmake/devicertl)."""
@@ -1155,6 +1209,11 @@ def main():
                     help="do not assemble the stock toolchain as well (it is "
                     "assembled after ours when Debian's packages of the base "
                     "ship no DeviceRTL)")
+    ap.add_argument("--check-identity", metavar="FILE", nargs="+",
+                    help="compile these files of the unpatched Debian tree with the "
+                    "overlay's flags and compare their code with Debian's archive "
+                    "members (after a build, which made the generated headers); "
+                    "'all': every library source the overlay compiles")
     ap.add_argument("--configure-devicertl", metavar="DIR",
                     help="only configure the DeviceRTL of the overlay tree in DIR for "
                     "NVPTX with the tools of --prefix, passing the remaining "
@@ -1166,6 +1225,9 @@ def main():
                                    os.path.abspath(args.configure_devicertl), extra)
     if extra:
         ap.error("unrecognized arguments: %s" % " ".join(extra))
+    if args.check_identity:
+        return 1 if check_identity(ser.base_dir("debian"), os.path.abspath(args.out),
+                                   args.check_identity) else 0
     if args.stock:
         global STOCK
         STOCK = True
