@@ -318,11 +318,17 @@ def check_debian_version(version=None):
 # source by Debian's clang) for the comparisons of the tests and benchmarks,
 # where Debian ships no DeviceRTL (LLVM 22).
 STOCK = False
+# --series-prefix N: only the first N patches (scripts/bisect-series).
+SERIES_PREFIX = None
 
 
 def series_names():
-    """The patches the build applies: the series, or none with --stock."""
-    return [] if STOCK else ser.read_series()[1]
+    """The patches the build applies: the series (its first SERIES_PREFIX
+    patches), or none with --stock."""
+    if STOCK:
+        return []
+    names = ser.read_series()[1]
+    return names if SERIES_PREFIX is None else names[:SERIES_PREFIX]
 
 
 def series_digest():
@@ -1205,6 +1211,9 @@ def main():
                     help="build the base without the series (default --out "
                     "<build>/stock-overlay, --prefix <build>/stock): the stock "
                     "toolchain the tests and benchmarks compare with")
+    ap.add_argument("--series-prefix", type=int, metavar="N",
+                    help="apply only the first N patches of the series (the "
+                    "per-position check of scripts/bisect-series); implies --no-stock")
     ap.add_argument("--no-stock", action="store_true",
                     help="do not assemble the stock toolchain as well (it is "
                     "assembled after ours when Debian's packages of the base "
@@ -1228,6 +1237,13 @@ def main():
     if args.check_identity:
         return 1 if check_identity(ser.base_dir("debian"), os.path.abspath(args.out),
                                    args.check_identity) else 0
+    if args.series_prefix is not None:
+        global SERIES_PREFIX
+        if not 0 < args.series_prefix <= len(ser.read_series()[1]):
+            die("--series-prefix %d: the series has %d patches"
+                % (args.series_prefix, len(ser.read_series()[1])))
+        SERIES_PREFIX = args.series_prefix
+        args.no_stock = True
     if args.stock:
         global STOCK
         STOCK = True
