@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `#pragma omp critical` in device code links on NVPTX (patch OpenMP-DeviceRTL-
-# Define-the-critical-region-lock-on-NVPTX.patch; stock 19.1.7 fails with
-# "Undefined reference to '_ZN4impl15setCriticalLockEP10omp_lock_t'"):
+# `#pragma omp critical` in device code links on NVPTX (the 0.3.x line's
+# patch OpenMP-DeviceRTL-Define-the-critical-region-lock-on-NVPTX.patch, in
+# upstream from LLVM 20; stock 19.1.7 fails with "Undefined reference to
+# '_ZN4impl15setCriticalLockEP10omp_lock_t'"). Kept as a regression test:
 #  - the NVPTX DeviceRTL bitcode has no undefined impl::setCriticalLock;
 #  - a program with a critical region in a parallel region links for sm_90
 #    and gfx90a at -O0 and -O2, its linked PTX passes ptxas, and it prints
