@@ -173,6 +173,14 @@ def series_touched_files(names):
     return sorted(files)
 
 
+def lit_tests(names):
+    """The lit tests (under llvm/test or clang/test, inputs and lit
+    configuration left out) that the patches `names` add or change."""
+    return [f for f in series_touched_files(names)
+            if f.startswith(("llvm/test/", "clang/test/")) and "/Inputs/" not in f
+            and not os.path.basename(f).startswith("lit.")]
+
+
 def make_worktree(kind, dest, sparse, names, extra=()):
     base = base_dir(kind)
     if os.path.exists(dest):
