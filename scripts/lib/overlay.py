@@ -186,6 +186,16 @@ DEBIAN_TOOLS = ["ld.lld", "lld", "clang-offload-packager", "clang-offload-bundle
 DEFAULT_ARCHS = ("sm_70;sm_72;sm_75;sm_80;sm_86;sm_87;sm_89;sm_90;"
                  "gfx906;gfx908;gfx90a;gfx940;gfx941;gfx942;gfx1030;gfx1100")
 
+# The tables Clang's libraries generate for themselves (clang_tablegen in
+# their CMakeLists.txt): library directory -> (file, clang-tblgen option, .td).
+CLANG_LIB_TABLES = {
+    "clang/lib/AST": [("Opcodes.inc", "-gen-clang-opcodes", "clang/lib/AST/ByteCode/Opcodes.td"),
+                      ("AttrDocTable.inc", "-gen-clang-attr-doc-table",
+                       "clang/include/clang/Basic/Attr.td")],
+    "clang/lib/Sema": [("OpenCLBuiltins.inc", "-gen-clang-opencl-builtins",
+                        "clang/lib/Sema/OpenCLBuiltins.td")],
+}
+
 # When a touched header is included by more translation units than this, the
 # overlay is no faster than a full build, and less trustworthy: refuse.
 MAX_AFFECTED_TUS = 600
@@ -571,6 +581,34 @@ def classify(src, touched):
     return tus, headers, td_targets, ignored
 
 
+def archive_members(arc):
+    """The member names of Debian's archive `arc`, in order."""
+    return subprocess.run(["ar", "t", os.path.join(DEB_LIB, arc)], check=True,
+                          stdout=subprocess.PIPE, text=True).stdout.split()
+
+
+def complete_archives(src, tus):
+    """Adds every source of an archive in which a rebuilt member shares its
+    name with another member (clangCodeGen's Targets/X86.cpp and
+    TargetBuiltins/X86.cpp): `ar r` cannot tell which of Debian's members an
+    object replaces, so such an archive is made anew."""
+    by_arc = {}
+    for rel in tus:
+        by_arc.setdefault(archive_of(src, rel), []).append(rel)
+    for arc, rels in by_arc.items():
+        if not arc or not os.path.exists(os.path.join(DEB_LIB, arc)):
+            continue
+        members = archive_members(arc)
+        shared = {m for m in members if members.count(m) > 1}
+        if not any(os.path.basename(r) + ".o" in shared for r in rels):
+            continue
+        d = library_dir(src, rels[0])
+        for f in glob.glob(os.path.join(src, d, "**", "*.cpp"), recursive=True):
+            rel = os.path.relpath(f, src)
+            if archive_of(src, rel) == arc:
+                tus.add(rel)
+
+
 def touches_host_offload(touched):
     """Whether the series changes libomptarget (libomptarget and its plugins)."""
     return any(rel.startswith(HOST_OFFLOAD_DIRS) for rel in touched)
@@ -861,6 +899,8 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
                    "  description = TBLGEN $out")
     n.lines.append("rule ar\n  command = rm -f $out.tmp && cp $base $out.tmp && "
                    "ar r $out.tmp $in && mv $out.tmp $out\n  description = AR $out")
+    n.lines.append("rule ar_new\n  command = rm -f $out.tmp && ar qc $out.tmp $in && "
+                   "ar s $out.tmp && mv $out.tmp $out\n  description = AR $out")
     n.lines.append("rule link\n  command = %s -fuse-ld=lld -o $out $in @$out.rsp\n"
                    "  rspfile = $out.rsp\n  rspfile_content = $libs\n"
                    "  description = LINK $out" % cxx)
@@ -895,6 +935,21 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
         tblgen_outputs.append(o)
         regen_deps.append(o)
 
+    # Private tables of the Clang libraries compiled here: Debian ships only
+    # the public ones (under include/clang). The series changes none of
+    # their .td files.
+    lib_dirs = {library_dir(src, rel) for rel in tus}
+    for lib_dir, tables in CLANG_LIB_TABLES.items():
+        if lib_dir not in lib_dirs:
+            continue
+        for name, option, td in tables:
+            o = os.path.join(gen, lib_dir, name)
+            args = " ".join([option, "-I", os.path.join(src, os.path.dirname(td)),
+                             "-I", os.path.join(src, "clang/include"), "-I", DEB_INC])
+            n.build([o], "tblgen", [os.path.join(src, td)],
+                    variables={"tblgen": DEB + "/bin/clang-tblgen", "args": args})
+            tblgen_outputs.append(o)
+
     objs_by_archive = {}
     tool_objs = {}
     for rel in sorted(tus):
@@ -916,11 +971,18 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
         for o in objs:
             members.setdefault(os.path.basename(o), []).append(o)
         dup = [m for m, v in members.items() if len(v) > 1]
-        if dup:
-            die("%s would get two members named %s" % (arc, dup))
-        # ar names members after the file; objects are named like CMake's.
         a = os.path.join(out, "lib", arc)
-        n.build([a], "ar", objs, variables={"base": os.path.join(DEB_LIB, arc)})
+        if sorted(archive_members(arc)) == sorted(os.path.basename(o) for o in objs):
+            # Every member is rebuilt (a header all of them include changed):
+            # a new archive, which also holds the members that share a name
+            # (clangCodeGen's Targets/X86.cpp and TargetBuiltins/X86.cpp).
+            n.build([a], "ar_new", objs)
+        elif dup:
+            die("%s would get two members named %s, and `ar r` cannot tell which of "
+                "Debian's members each replaces" % (arc, dup))
+        else:
+            # ar names members after the file; objects are named like CMake's.
+            n.build([a], "ar", objs, variables={"base": os.path.join(DEB_LIB, arc)})
         archive_paths[arc] = a
 
     # Tool mains.
@@ -1270,6 +1332,15 @@ def main():
         inc = includers(graph, headers, src)
         extra = {f for f in inc if f.startswith(("llvm/lib/", "clang/lib/"))
                  and f.endswith((".cpp", ".c"))}
+        # Includers in libraries Debian does not build (ClangIR) are in no
+        # archive the toolchain links: there is nothing to rebuild.
+        unbuilt = {f for f in extra if archive_of(src, f)
+                   and not os.path.exists(os.path.join(DEB_LIB, archive_of(src, f)))}
+        if unbuilt:
+            note("not rebuilt, though they include a touched header: %d sources of "
+                 "libraries Debian does not build (%s)"
+                 % (len(unbuilt), ", ".join(sorted({archive_of(src, f) for f in unbuilt}))))
+        extra -= unbuilt
         tool_mains = {m for t in TOOLS.values() for m in t[0]}
         extra_tools = {f for f in inc if f.endswith((".cpp", ".c"))
                        and f.startswith(("llvm/tools/", "clang/tools/"))} - tool_mains
@@ -1281,6 +1352,7 @@ def main():
                 "the overlay stops above %d.\n  Use scripts/build --mode full for this series."
                 % (", ".join(sorted(headers)), len(extra), MAX_AFFECTED_TUS))
         tus |= extra
+        complete_archives(src, tus)
     for t in td_targets:
         for f in glob.glob(os.path.join(src, "llvm/lib/Target", t, "**", "*.cpp"),
                            recursive=True):
