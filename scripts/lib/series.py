@@ -90,6 +90,32 @@ def read_series():
     return lines, names
 
 
+STACK_RE = re.compile(r"^#\s*stack\s+([a-z0-9][a-z0-9-]*):\s*(\S.*)$")
+
+
+def read_stacks():
+    """The stacks of the series, in order: [(id, title, [patch names])]. A
+    '# stack <id>: <title>' line in series starts a stack; every patch must
+    follow one, and ids are unique."""
+    lines, names = read_series()
+    stacks = []
+    for line in lines:
+        m = STACK_RE.match(line.strip())
+        if m:
+            if any(s[0] == m.group(1) for s in stacks):
+                die("%s: stack '%s' is named twice" % (SERIES, m.group(1)))
+            stacks.append((m.group(1), m.group(2).strip(), []))
+            continue
+        name = line.split("#", 1)[0].strip()
+        if not name:
+            continue
+        if not stacks:
+            die("%s: %s comes before the first '# stack <id>: <title>' line; every "
+                "patch belongs to a stack" % (SERIES, name))
+        stacks[-1][2].append(name)
+    return stacks
+
+
 def write_series(old_lines, new_names):
     """Rewrites the series keeping comments and group headings in place."""
     out = []

@@ -30,6 +30,7 @@ import difflib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -284,6 +285,138 @@ def cmd_export(args):
     return finish(repo, name, args, " (onto %s %s)" % (onto, onto_sha[:12]))
 
 
+# --- stacks ------------------------------------------------------------------
+
+
+def patch_status(name):
+    """The patch's Upstream-Status value ('Pending', 'Inappropriate [...]')."""
+    with open(os.path.join(ser.PATCHES, name), encoding="utf-8", errors="replace") as f:
+        m = re.search(r"^Upstream-Status:\s*(.*)$", f.read(), re.M)
+    return m.group(1).strip() if m else "missing"
+
+
+def posted(name):
+    """Whether the patch goes upstream (everything but Inappropriate ones)."""
+    return not patch_status(name).startswith("Inappropriate")
+
+
+def check_clone(path):
+    """The top of the clone at `path`, ready for new branches and commits."""
+    res = git(["rev-parse", "--show-toplevel"], path, check=False) \
+        if os.path.isdir(path) else None
+    if res is None or res.returncode != 0:
+        die("%s is not a git clone (of llvm-project); pass --repo <your clone>" % path)
+    repo = out(res)
+    for state in ("rebase-apply", "rebase-merge", "MERGE_HEAD", "CHERRY_PICK_HEAD"):
+        if os.path.exists(out(git(["rev-parse", "--git-path", state], repo))):
+            die("%s has a git am/rebase/merge in progress; finish or abort it first" % repo)
+    dirty = out(git(["status", "--porcelain", "--untracked-files=no"], repo))
+    if dirty:
+        die("%s has uncommitted changes; commit or stash them first:\n%s" % (repo, dirty))
+    if git(["var", "GIT_COMMITTER_IDENT"], repo, check=False).returncode != 0:
+        die("git has no identity in %s; set one: git -C %s config user.name 'Your Name'; "
+            "git -C %s config user.email you@example.com" % (repo, repo, repo))
+    return repo
+
+
+def cmd_stacks(args):
+    stacks = ser.read_stacks()
+    known = [s[0] for s in stacks]
+    if args.stack and args.stack not in known:
+        die("no stack '%s' in patches/series (stacks: %s)" % (args.stack, ", ".join(known)))
+    if args.list:
+        # Quiet when the reader stops early (| head).
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        for i, (sid, title, names) in enumerate(stacks, 1):
+            print("%d. %s: %s" % (i, sid, title))
+            for name in names:
+                print("   %s %s%s" % ("PR " if posted(name) else "-- ", name[:-len(".patch")],
+                                      "" if posted(name) else "  (%s)" % patch_status(name)))
+        return 0
+    if not args.repo:
+        die("pass --repo <your llvm-project clone> (or --list)")
+    repo = check_clone(args.repo)
+    onto = args.onto or "HEAD"
+    res = git(["rev-parse", "--verify", "-q", onto + "^{commit}"], repo, check=False)
+    if res.returncode != 0:
+        die("%s is not a commit in %s (fetch it first: git -C %s fetch origin)"
+            % (onto, repo, repo))
+    start = out(res)
+    todo = [s for s in stacks if not args.stack or s[0] == args.stack]
+    todo = [(sid, title, names) for sid, title, names in todo if any(map(posted, names))]
+    outdir = os.path.join(BUILD, "upstream", "stacks")
+    shutil.rmtree(outdir, ignore_errors=True)
+    os.makedirs(outdir)
+    index = ["# The series as upstream PR stacks", "",
+             "Made by `scripts/upstream-export --stacks` onto %s (%s). Post the stacks "
+             "in this order; within a stack, one PR per commit, each stacked on the one "
+             "before it. Patches marked Inappropriate stay downstream." % (onto, start[:12]),
+             ""]
+    for k, (sid, title, names) in enumerate(todo, 1):
+        branch = "ompds/stack-%d-%s" % (k, sid)
+        if git(["show-ref", "--verify", "-q", "refs/heads/" + branch], repo,
+               check=False).returncode == 0:
+            die("branch %s exists in %s; delete it first: git -C %s branch -D %s"
+                % (branch, repo, repo, branch))
+        git(["checkout", "-q", "-b", branch, start], repo)
+        sdir = os.path.join(outdir, "%d-%s" % (k, sid))
+        os.makedirs(sdir)
+        mine = [n for n in names if posted(n)]
+        index += ["## %d. %s: %s" % (k, sid, title), "",
+                  "Branch `%s`, on %s." % (branch, "`%s`" % onto if k == 1 or args.stack
+                                           else "`ompds/stack-%d-%s`" % (k - 1, todo[k - 2][0])),
+                  ""]
+        subjects = []
+        for j, name in enumerate(mine, 1):
+            res = git(["am", "-q", "-3", "-k", "--keep-cr", os.path.join(ser.PATCHES, name)],
+                      repo, check=False)
+            if res.returncode != 0:
+                sys.stderr.write((res.stdout + res.stderr).decode(errors="replace"))
+                git(["am", "--abort"], repo, check=False)
+                skipped = [n for n in names[:names.index(name)] if not posted(n)]
+                die("%s (stack %s) does not apply on %s%s.\n  The branch is left at the "
+                    "patch before it; fix the series (a posted patch must not need a "
+                    "downstream one) or pass --onto a base it applies to."
+                    % (name, sid, branch, "; the stack keeps %s downstream, which it may "
+                       "need" % ", ".join(skipped) if skipped else ""))
+            msg = git(["log", "-1", "--format=%B", "HEAD"], repo).stdout.decode("utf-8",
+                                                                                 "replace")
+            new = drop_status(msg)
+            with tempfile.NamedTemporaryFile("w", delete=False, suffix=".msg") as f:
+                f.write(new)
+            try:
+                git(["commit", "-q", "--amend", "--no-verify", "--cleanup=verbatim",
+                     "-F", f.name], repo)
+            finally:
+                os.remove(f.name)
+            subj, body = split_message(new)
+            desc = os.path.join(sdir, "%02d-%s.md" % (j, name[:-len(".patch")]))
+            with open(desc, "w") as f:
+                f.write(subj + "\n\n" + (body + "\n" if body else ""))
+                f.write("\n---\nPR %d of %d of the stack \"%s\"" % (j, len(mine), title))
+                if subjects:
+                    f.write("; stacked on: %s" % "; ".join(subjects))
+                f.write(".\n")
+            subjects.append(subj)
+            head = out(git(["rev-parse", "--short=12", "HEAD"], repo))
+            index.append("%d. %s `%s` ([description](%s/%s))"
+                         % (j, subj, head, os.path.basename(sdir), os.path.basename(desc)))
+        kept = [n for n in names if not posted(n)]
+        if kept:
+            index += ["", "Kept downstream: %s." % ", ".join(
+                "%s (%s)" % (n[:-len(".patch")], patch_status(n)) for n in kept)]
+        index.append("")
+        note("stack %d %s: %d commits on %s" % (k, sid, len(mine), branch))
+        start = out(git(["rev-parse", "HEAD"], repo))
+    with open(os.path.join(outdir, "README.md"), "w") as f:
+        f.write("\n".join(index))
+    print("stacks:      %d, branches ompds/stack-<n>-<id> in %s" % (len(todo), repo))
+    print("order:       %s" % os.path.join(outdir, "README.md"))
+    print("next:        per-position proof: scripts/bisect-series; push each branch and "
+          "open its PRs in order")
+    return 0
+
+
 # --- status ------------------------------------------------------------------
 
 
@@ -447,6 +580,15 @@ def main():
                    help="after resolving a conflict and `git am --continue`: drop the "
                         "trailer, write the description, run the tests")
     e.set_defaults(func=cmd_export)
+    k = sub.add_parser("stacks", description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       help="every stack of patches/series onto branches, with PR descriptions")
+    k.add_argument("--repo", help="your llvm-project clone")
+    k.add_argument("--onto", help="where the first stack starts (default: the clone's HEAD)")
+    k.add_argument("--stack", help="only this stack (onto --onto, which must hold the "
+                                   "stacks before it)")
+    k.add_argument("--list", action="store_true", help="print the stacks and exit")
+    k.set_defaults(func=cmd_stacks)
     s = sub.add_parser("status", description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter, help="set a patch's Upstream-Status line")
     s.add_argument("patch", help="file name in patches/series, or its position (1-based)")

@@ -6,6 +6,9 @@
 #    --sparse, checked out at ompds-base): a branch with one commit, no
 #    Upstream-Status trailer, the PR description written, its lit tests pass
 #    against the toolchain (skipped without one);
+#  - upstream-export --stacks onto the same base: one branch per stack that
+#    has posted patches, chained, every non-Inappropriate patch once, no
+#    trailer, a PR description per patch and the index;
 #  - upstream-status 'Submitted [url]' with a work tree and without one: the
 #    series still lints and round-trips (export-patches --check);
 #  - rebase-series onto the pristine base: every patch clean;
@@ -63,6 +66,27 @@ ok "upstream-export 1 onto ompds-base: branch, trailer dropped, description, lit
 out=$(scripts/upstream-export 1 --repo "$work/clone" --no-tests 2>&1) && fail "a second export onto the same branch succeeded"
 grep -q "exists" <<<"$out" || fail "second export did not say the branch exists: $out"
 ok "upstream-export refuses an existing branch"
+
+# --- upstream-export --stacks ------------------------------------------------------
+cp -a "$work/x" "$work/clone2"
+git -C "$work/clone2" checkout -q ompds-base
+out=$(scripts/upstream-export --stacks --repo "$work/clone2" 2>&1) ||
+  fail "upstream-export --stacks failed:
+$out"
+nstacks=$(grep -c '^# stack ' $pd/series)
+posted=$(grep -L '^Upstream-Status: Inappropriate' $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$pd/|" $pd/series) | wc -l)
+last=$(git -C "$work/clone2" for-each-ref --format='%(refname:short)' 'refs/heads/ompds/stack-*' | sort -t- -k2 -n | tail -1)
+[ "$(git -C "$work/clone2" rev-list --count "ompds-base..$last")" = "$posted" ] ||
+  fail "the last stack branch $last does not hold the $posted posted patches"
+git -C "$work/clone2" log --format=%B "ompds-base..$last" | grep >/dev/null '^Upstream-Status:' &&
+  fail "a stack commit keeps Upstream-Status"
+ndesc=$(find "$work/build/upstream/stacks" -name '[0-9][0-9]-*.md' | wc -l)
+[ "$ndesc" = "$posted" ] || fail "$ndesc PR descriptions for $posted posted patches"
+[ -f "$work/build/upstream/stacks/README.md" ] || fail "no stack index"
+stacks_made=$(git -C "$work/clone2" for-each-ref 'refs/heads/ompds/stack-*' | wc -l)
+ok "upstream-export --stacks: $stacks_made of $nstacks stacks as chained branches, $posted commits, one PR description each, index"
+list=$(scripts/upstream-export --stacks --list) || fail "--stacks --list failed"
+grep -q '^1\. ' <<<"$list" || fail "--stacks --list printed no stack"
 
 # --- upstream-status --------------------------------------------------------------
 second=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' $pd/series | sed -n 2p)
