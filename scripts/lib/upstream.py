@@ -209,28 +209,13 @@ def finish(repo, name, args, onto_desc):
 def cmd_export(args):
     name = resolve_patch(args.patch)
     patch = os.path.join(ser.PATCHES, name)
-    res = git(["rev-parse", "--show-toplevel"], args.repo, check=False) \
-        if os.path.isdir(args.repo) else None
-    if res is None or res.returncode != 0:
-        die("%s is not a git clone (of llvm-project); pass --repo <your clone>" % args.repo)
-    repo = out(res)
-    if not os.path.isdir(os.path.join(repo, "llvm")) and not args.finish:
-        note("warning: %s has no llvm/ directory; is it an llvm-project clone?" % repo)
     if args.finish:
-        return finish(repo, name, args, "")
-
-    for state in ("rebase-apply", "rebase-merge", "MERGE_HEAD", "CHERRY_PICK_HEAD"):
-        if os.path.exists(out(git(["rev-parse", "--git-path", state], repo))):
-            die("%s has a git am/rebase/merge in progress; finish or abort it first" % repo)
-    dirty = out(git(["status", "--porcelain", "--untracked-files=no"], repo))
-    if dirty:
-        die("%s has uncommitted changes; commit or stash them first:\n%s" % (repo, dirty))
+        return finish(clone_top(args.repo), name, args, "")
+    repo = check_clone(args.repo)
+    if not os.path.isdir(os.path.join(repo, "llvm")):
+        note("warning: %s has no llvm/ directory; is it an llvm-project clone?" % repo)
     onto = args.onto or "HEAD"
-    res = git(["rev-parse", "--verify", "-q", onto + "^{commit}"], repo, check=False)
-    if res.returncode != 0:
-        die("%s is not a commit in %s (fetch it first: git -C %s fetch origin)"
-            % (onto, repo, repo))
-    onto_sha = out(res)
+    onto_sha = resolve_commit(repo, onto)
     branch = args.branch or "ompds/" + name[:-len(".patch")]
     if git(["check-ref-format", "--branch", branch], repo, check=False).returncode != 0:
         die("%r is not a valid branch name; pass another --branch" % branch)
@@ -238,9 +223,6 @@ def cmd_export(args):
            check=False).returncode == 0:
         die("branch %s exists in %s; pass another --branch or delete it: "
             "git -C %s branch -D %s" % (branch, repo, repo, branch))
-    if git(["var", "GIT_COMMITTER_IDENT"], repo, check=False).returncode != 0:
-        die("git has no identity in %s; set one: git -C %s config user.name 'Your Name'; "
-            "git -C %s config user.email you@example.com" % (repo, repo, repo))
 
     git(["checkout", "-q", "-b", branch, onto_sha], repo)
     note("branch %s at %s (%s); git am -3 -k %s" % (branch, onto, onto_sha[:12], name))
@@ -300,13 +282,27 @@ def posted(name):
     return not patch_status(name).startswith("Inappropriate")
 
 
-def check_clone(path):
-    """The top of the clone at `path`, ready for new branches and commits."""
+def clone_top(path):
+    """The top of the git clone at `path`."""
     res = git(["rev-parse", "--show-toplevel"], path, check=False) \
         if os.path.isdir(path) else None
     if res is None or res.returncode != 0:
         die("%s is not a git clone (of llvm-project); pass --repo <your clone>" % path)
-    repo = out(res)
+    return out(res)
+
+
+def resolve_commit(repo, ref):
+    """The commit id `ref` names in `repo`."""
+    res = git(["rev-parse", "--verify", "-q", ref + "^{commit}"], repo, check=False)
+    if res.returncode != 0:
+        die("%s is not a commit in %s (fetch it first: git -C %s fetch origin)"
+            % (ref, repo, repo))
+    return out(res)
+
+
+def check_clone(path):
+    """The top of the clone at `path`, ready for new branches and commits."""
+    repo = clone_top(path)
     for state in ("rebase-apply", "rebase-merge", "MERGE_HEAD", "CHERRY_PICK_HEAD"):
         if os.path.exists(out(git(["rev-parse", "--git-path", state], repo))):
             die("%s has a git am/rebase/merge in progress; finish or abort it first" % repo)
@@ -337,11 +333,7 @@ def cmd_stacks(args):
         die("pass --repo <your llvm-project clone> (or --list)")
     repo = check_clone(args.repo)
     onto = args.onto or "HEAD"
-    res = git(["rev-parse", "--verify", "-q", onto + "^{commit}"], repo, check=False)
-    if res.returncode != 0:
-        die("%s is not a commit in %s (fetch it first: git -C %s fetch origin)"
-            % (onto, repo, repo))
-    start = out(res)
+    start = resolve_commit(repo, onto)
     todo = [s for s in stacks if not args.stack or s[0] == args.stack]
     todo = [(sid, title, names) for sid, title, names in todo if any(map(posted, names))]
     outdir = os.path.join(BUILD, "upstream", "stacks")
