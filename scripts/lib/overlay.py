@@ -581,10 +581,11 @@ def classify(src, touched):
     return tus, headers, td_targets, ignored
 
 
+@functools.lru_cache(maxsize=None)
 def archive_members(arc):
-    """The member names of Debian's archive `arc`, in order."""
-    return subprocess.run(["ar", "t", os.path.join(DEB_LIB, arc)], check=True,
-                          stdout=subprocess.PIPE, text=True).stdout.split()
+    """The member names of Debian's archive `arc`, in order (a tuple)."""
+    return tuple(subprocess.run(["ar", "t", os.path.join(DEB_LIB, arc)], check=True,
+                                stdout=subprocess.PIPE, text=True).stdout.split())
 
 
 def complete_archives(src, tus):

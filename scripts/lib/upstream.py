@@ -156,12 +156,9 @@ def run_lit(repo, bindir, name, tests, workdir):
     return res.returncode
 
 
-def finish(repo, name, args, onto_desc):
-    subject, _, _ = ser.parse_patch(os.path.join(ser.PATCHES, name))
-    head_subject = out(git(["log", "-1", "--format=%s", "HEAD"], repo))
-    if head_subject != subject:
-        die("HEAD of %s is %r, not the patch %s (%r).\n  Check out the export branch "
-            "(and finish any git am) first." % (repo, head_subject, name, subject))
+def drop_status_from_head(repo):
+    """Removes the Upstream-Status trailer from the message of HEAD in `repo`
+    (amending the commit); returns the new message."""
     msg = git(["log", "-1", "--format=%B", "HEAD"], repo).stdout.decode("utf-8", "replace")
     new = drop_status(msg)
     if new.strip("\n") != msg.strip("\n"):
@@ -174,7 +171,16 @@ def finish(repo, name, args, onto_desc):
             os.remove(f.name)
     if STATUS_LINE_RE.search(git(["log", "-1", "--format=%B", "HEAD"], repo).stdout.decode()):
         die("the Upstream-Status trailer is still in HEAD's message in %s" % repo)
-    subj, body = split_message(new)
+    return new
+
+
+def finish(repo, name, args, onto_desc):
+    subject, _, _ = ser.parse_patch(os.path.join(ser.PATCHES, name))
+    head_subject = out(git(["log", "-1", "--format=%s", "HEAD"], repo))
+    if head_subject != subject:
+        die("HEAD of %s is %r, not the patch %s (%r).\n  Check out the export branch "
+            "(and finish any git am) first." % (repo, head_subject, name, subject))
+    subj, body = split_message(drop_status_from_head(repo))
     stem = name[:-len(".patch")]
     outdir = os.path.join(BUILD, "upstream", stem)
     os.makedirs(outdir, exist_ok=True)
@@ -371,17 +377,7 @@ def cmd_stacks(args):
                     "downstream one) or pass --onto a base it applies to."
                     % (name, sid, branch, "; the stack keeps %s downstream, which it may "
                        "need" % ", ".join(skipped) if skipped else ""))
-            msg = git(["log", "-1", "--format=%B", "HEAD"], repo).stdout.decode("utf-8",
-                                                                                 "replace")
-            new = drop_status(msg)
-            with tempfile.NamedTemporaryFile("w", delete=False, suffix=".msg") as f:
-                f.write(new)
-            try:
-                git(["commit", "-q", "--amend", "--no-verify", "--cleanup=verbatim",
-                     "-F", f.name], repo)
-            finally:
-                os.remove(f.name)
-            subj, body = split_message(new)
+            subj, body = split_message(drop_status_from_head(repo))
             desc = os.path.join(sdir, "%02d-%s.md" % (j, name[:-len(".patch")]))
             with open(desc, "w") as f:
                 f.write(subj + "\n\n" + (body + "\n" if body else ""))
