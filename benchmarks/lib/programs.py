@@ -109,6 +109,11 @@ def all_programs(sweep=None):
                          "stress: every worker of 264 teams allocates and "
                          "checks an escaping local 16 times (the global "
                          "pool's claim and free ordering at -O0)"))
+    progs.append(Program("guard-race", "depot", ["programs/guard_race.c"], [],
+                         ("run_target", 0), [], "", {}, [],
+                         "stress: 8 teams walk 8192 tiles with a team-shared "
+                         "loop variable that the SPMD-ized kernel's threads "
+                         "read and its main thread increments"))
     progs.append(Program("escape-xtu", "escape",
                          ["programs/escape_xtu.c", "programs/escape_xtu_dev.c"],
                          [], ("run_target", 0), [], "", {}, ["-DTEAMS=4096"],

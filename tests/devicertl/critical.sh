@@ -47,6 +47,7 @@ for arch in sm_90 gfx90a; do
     (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=$arch $opt \
       ../crit.c -o prog -save-temps) >"$d/log" 2>&1 || { cat "$d/log" >&2; fail "critical region: $arch $opt does not link"; }
     (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -qx PASS || fail "critical region: $arch $opt does not print PASS on the host"
+    [ $arch != sm_90 ] || keep_for_gpu "$d" "critical$opt"
     if [ $arch = sm_90 ] && [ -n "$PTXAS" ]; then
       "$PTXAS" -arch=sm_90 -c "$(lto_ptx "$d")" -o "$d/p.o" ||
         fail "critical region: ptxas rejects the $opt PTX"

@@ -27,6 +27,7 @@ build() { # dir arch opt extra-flags...
     { cat "$d/log" >&2; fail "goto_lifetime.c $arch $opt $*: build failed"; }
   (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q PASS ||
     fail "goto_lifetime.c $arch $opt $*: no PASS on the host fallback"
+  [[ $arch != sm_* ]] || keep_for_gpu "$d" "goto-lifetime$opt$*"
   if [ -n "$PTXAS" ] && [[ $arch == sm_* ]]; then
     "$PTXAS" -arch="$arch" -c "$d"/prog*"$arch".s -o "$d/ptxas.o" ||
       fail "goto_lifetime.c $arch $opt $*: ptxas rejects the PTX"

@@ -61,6 +61,7 @@ for arch in sm_90 gfx90a; do
     (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -qx PASS ||
       fail "team memory: $arch $opt does not print PASS on the host"
     if [ $arch = sm_90 ]; then
+      keep_for_gpu "$d" "team-memory$opt"
       ptx=$(lto_ptx "$d")
       grep -q "\.shared .*team_total" "$ptx" || fail "team memory: sm_90 $opt: team_total is not .shared"
       [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$ptx" -o "$d/p.o" || fail "team memory: ptxas rejects the $opt PTX"

@@ -11,6 +11,15 @@ PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 [ -x "$PTXAS" ] || PTXAS=
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# keep_for_gpu DIR NAME: with OMPDS_GPU_KEEP set (tests/gpu/build-held), keeps
+# the NVIDIA program DIR/prog as $OMPDS_GPU_KEEP/NAME, to be run on a GPU
+# later (tests/gpu/run-held); here the tests only reach the host fallback.
+keep_for_gpu() {
+  [ -n "${OMPDS_GPU_KEEP:-}" ] || return 0
+  mkdir -p "$OMPDS_GPU_KEEP"
+  cp "$1/prog" "$OMPDS_GPU_KEEP/$2"
+}
+
 # o0_device_link_flag: the link flag that asks for an -O0 device link (the
 # opt-out of the optimizing -O0 link): the linker wrapper's --opt-level up to
 # LLVM 19, its --device-compiler= from LLVM 20 on (the last -O wins).
@@ -104,4 +113,5 @@ offload_build() {
     { cat "$d/log" >&2; fail "$(basename "$d"): build failed"; }
   (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q "PASS" ||
     fail "$(basename "$d"): does not print PASS on the host fallback"
+  case "$arch" in sm_*) keep_for_gpu "$d" "$(basename "$0" .sh)-$(basename "$d")" ;; esac
 }
