@@ -47,6 +47,8 @@ PROGRAMS = [
     ("depot-reuse", "../programs/depot_reuse.c", []),
     # A 64 KiB team-shared array: must stay on the runtime path to link.
     ("big-shared", "../programs/big_shared.c", []),
+    # Team-shared loop variable of an SPMD-ized kernel (racecheck on a GPU).
+    ("guard-race", "../programs/guard_race.c", []),
 ]
 ARCHS = base.GPU_ARCHS[:2]
 OPTS = ["-O0", "-O1", "-O2"]
