@@ -83,6 +83,23 @@ def all_programs(sweep=None):
     progs.append(Program("xsbench", "xsbench", ["programs/xsbench.c"], [],
                          ("run_lookups", 0), ["cuda/xsbench.cu"], "run_lookups",
                          {}, ["-DLOOKUPS=1000000"]))
+    # -- issue 19's yardsticks: application-like kernels ------------------------
+    progs.append(Program("xs-event", "apps", ["programs/xs_event.c"], [],
+                         ("run_lookups", 0), ["cuda/xs_event.cu"],
+                         "xs_event_kernel", {}, [],
+                         "XSBench-style lookup, unionized grid"))
+    progs.append(Program("rs-event", "apps", ["programs/rs_event.c"], [],
+                         ("run_lookups", 0), ["cuda/rs_event.cu"],
+                         "rs_event_kernel", {}, [],
+                         "RSBench-style multipole lookup"))
+    progs.append(Program("fmm-p2p", "apps", ["programs/fmm_p2p.c"], [],
+                         ("p2p", 0), ["cuda/fmm_p2p.cu"], "fmm_p2p_kernel",
+                         {}, [], "miniFMM-style near field, team-shared tile "
+                         "(generic, SPMD-ized)"))
+    progs.append(Program("empty-target", "apps", ["programs/empty_target.c"],
+                         [], ("run_target", 0), ["cuda/empty_target.cu"],
+                         "empty_kernel", {}, [],
+                         "launch cost of an empty target teams region"))
     # -- generic mode, escaping locals in device functions ----------------------
     progs.append(Program("escape-seq", "escape", ["programs/escape_seq.c"], [],
                          ("run_target", 0), ["cuda/escape_seq.cu"],
