@@ -9,8 +9,11 @@
  * DeviceRTL's global memory pool, whose blocks the threads of all teams claim
  * and free over and over. A block claimed before its previous owner's stores
  * are visible (a claim without acquire or a free without release ordering)
- * shows up as a mismatch. At -O2 openmp-opt keeps the array thread-private
- * (the check still holds).
+ * shows up as a mismatch. The sequential part of each team calls
+ * check_round() once as well: a function that only parallel code runs has
+ * its locals moved to the stack at the device link, and the test would no
+ * longer allocate. At -O2 openmp-opt keeps the array thread-private (the
+ * check still holds).
  *
  * Macros (all optional): TEAMS (default 264, two per SM of an H100; the pool
  * and the device heap serve every resident worker), WORKERS (128), ROUNDS
@@ -75,9 +78,10 @@ static void run_target(int *out, int *info) {
     if (team == 0)
       info[0] = nteams;
     for (int t = team; t < TEAMS; t += nteams) {
+      int seq_bad = check_round((unsigned)t * 7919u);
 #pragma omp parallel for
       for (int i = 0; i < WORKERS; i++) {
-        int bad = 0;
+        int bad = i == 0 ? seq_bad : 0;
         for (int r = 0; r < ROUNDS; r++)
           bad += check_round((unsigned)((t * WORKERS + i) * ROUNDS + r));
         out[t * WORKERS + i] = bad;

@@ -44,7 +44,9 @@ done
 
 cat >"$work/par.c" <<'C'
 #include <stdio.h>
-/* At -O0 the escaping local of work() is globalized in every worker. */
+/* At -O0 the escaping local of work() is globalized in every worker. The
+   sequential part calls work() too: otherwise the device link moves the
+   local to each worker's stack (a function that only parallel code runs). */
 static void bump(int *p) { *p += 1; }
 #pragma omp declare target
 int work(int i) {
@@ -56,9 +58,12 @@ int work(int i) {
 int main(void) {
   int out[256];
 #pragma omp target teams num_teams(2) thread_limit(128) map(from : out)
+  {
+    int zero = work(-1);
 #pragma omp parallel for
-  for (int i = 0; i < 256; ++i)
-    out[i] = work(i);
+    for (int i = 0; i < 256; ++i)
+      out[i] = work(i) + zero;
+  }
   int ok = 1;
   for (int i = 0; i < 256; ++i)
     ok &= out[i] == i + 1;

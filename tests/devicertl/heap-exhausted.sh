@@ -31,8 +31,14 @@ __attribute__((noinline)) static int use(void) { int w[4]; fill(w); return w[0];
 int main(void) {
   int r = 0;
 #pragma omp target teams num_teams(2) map(tofrom : r)
+  {
+    /* Called by the sequential part too, so that w stays a run-time
+       allocation (the device link moves the locals of functions that only
+       parallel code runs to the stack). */
+    if (use() != 7) r = 1;
 #pragma omp parallel
-  if (use() != 7) r = 1;
+    if (use() != 7) r = 1;
+  }
   printf("%s\n", r ? "FAIL" : "PASS");
   return r;
 }
