@@ -751,26 +751,70 @@ def archive_members(arc):
                                 stdout=subprocess.PIPE, text=True).stdout.split())
 
 
-def complete_archives(src, tus):
-    """Adds every source of an archive in which a rebuilt member shares its
-    name with another member (clangCodeGen's Targets/X86.cpp and
-    TargetBuiltins/X86.cpp): `ar r` cannot tell which of Debian's members an
-    object replaces, so such an archive is made anew."""
-    by_arc = {}
-    for rel in tus:
-        by_arc.setdefault(archive_of(src, rel), []).append(rel)
-    for arc, rels in by_arc.items():
-        if not arc or not os.path.exists(os.path.join(DEB_LIB, arc)):
-            continue
-        members = archive_members(arc)
-        shared = {m for m in members if members.count(m) > 1}
-        if not any(os.path.basename(r) + ".o" in shared for r in rels):
-            continue
-        d = library_dir(src, rels[0])
-        for f in glob.glob(os.path.join(src, d, "**", "*.cpp"), recursive=True):
-            rel = os.path.relpath(f, src)
-            if archive_of(src, rel) == arc:
-                tus.add(rel)
+def defined_symbols(obj):
+    """The external symbols an object file defines."""
+    out = subprocess.run(["nm", "-g", "--defined-only", "-P", obj], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    return {line.split()[0] for line in out.splitlines() if line.strip()}
+
+
+def merge_archive(out, base, objs):
+    """Writes `out`: Debian's archive `base` with members replaced by `objs`
+    (CMake's object names, <file>.cpp.o), in Debian's member order. Where
+    several of Debian's members share a name (clangCodeGen's Targets/X86.cpp
+    and TargetBuiltins/X86.cpp), which `ar r` cannot tell apart, an object
+    replaces the one whose defined symbols it shares most. Objects with no
+    member of their name are appended (new sources)."""
+    import tempfile
+    members = list(archive_members(os.path.basename(base)))
+    by_name = {}
+    for o in objs:
+        by_name.setdefault(os.path.basename(o), []).append(o)
+    paths = [None] * len(members)
+    with tempfile.TemporaryDirectory(dir=os.path.dirname(out)) as tmp:
+        seen = {}
+        for i, m in enumerate(members):
+            seen[m] = seen.get(m, 0) + 1
+            if m not in by_name:
+                d = os.path.join(tmp, str(i))
+                os.makedirs(d)
+                subprocess.run(["ar", "xN", str(seen[m]), base, m], cwd=d, check=True)
+                paths[i] = os.path.join(d, m)
+        for name, ours in by_name.items():
+            slots = [i for i, m in enumerate(members) if m == name]
+            if len(slots) <= 1:
+                if slots:
+                    paths[slots[0]] = ours[0]
+                continue
+            # Debian's instances of the name, extracted to compare symbols.
+            theirs = {}
+            for n, i in enumerate(slots, 1):
+                d = os.path.join(tmp, "dup%d" % i)
+                os.makedirs(d)
+                subprocess.run(["ar", "xN", str(n), base, name], cwd=d, check=True)
+                theirs[i] = defined_symbols(os.path.join(d, name))
+            for o in ours:
+                syms = defined_symbols(o)
+                score = sorted(((len(syms & theirs[i]), i) for i in slots
+                                if paths[i] is None or paths[i].startswith(tmp)),
+                               reverse=True)
+                if not score or score[0][0] == 0 or \
+                        (len(score) > 1 and score[1][0] == score[0][0]):
+                    die("%s: cannot tell which of the %d members named %s the object %s "
+                        "replaces (no member shares most of its symbols)"
+                        % (base, len(slots), name, o))
+                paths[score[0][1]] = o
+            # Debian's instances no object replaced stay.
+            for i in slots:
+                if paths[i] is None:
+                    paths[i] = os.path.join(tmp, "dup%d" % i, name)
+        extra = [o for name, ours in by_name.items() if name not in members for o in ours]
+        tmp_out = out + ".tmp"
+        if os.path.exists(tmp_out):
+            os.remove(tmp_out)
+        subprocess.run(["ar", "qc", tmp_out] + paths + extra, check=True)
+        subprocess.run(["ar", "s", tmp_out], check=True)
+        os.replace(tmp_out, out)
 
 
 def touches_host_offload(touched):
@@ -1076,6 +1120,9 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
                    "  description = TBLGEN $out")
     n.lines.append("rule ar\n  command = rm -f $out.tmp && cp $base $out.tmp && "
                    "ar r $out.tmp $in && mv $out.tmp $out\n  description = AR $out")
+    n.lines.append("rule ar_merge\n  command = %s %s --merge-archive $out $base $in\n"
+                   "  description = AR $out" % (shlex.quote(sys.executable),
+                                                shlex.quote(os.path.abspath(__file__))))
     n.lines.append("rule ar_new\n  command = rm -f $out.tmp && ar qc $out.tmp $in && "
                    "ar s $out.tmp && mv $out.tmp $out\n  description = AR $out")
     n.lines.append("rule link\n  command = %s -fuse-ld=lld -o $out $in @$out.rsp\n"
@@ -1155,9 +1202,9 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
             # a new archive, which also holds the members that share a name
             # (clangCodeGen's Targets/X86.cpp and TargetBuiltins/X86.cpp).
             n.build([a], "ar_new", objs)
-        elif dup:
-            die("%s would get two members named %s, and `ar r` cannot tell which of "
-                "Debian's members each replaces" % (arc, dup))
+        elif dup or any(archive_members(arc).count(m) > 1 for m in members):
+            # `ar r` cannot tell apart Debian's members that share a name.
+            n.build([a], "ar_merge", objs, variables={"base": os.path.join(DEB_LIB, arc)})
         else:
             # ar names members after the file; objects are named like CMake's.
             n.build([a], "ar", objs, variables={"base": os.path.join(DEB_LIB, arc)})
@@ -1467,7 +1514,12 @@ def main():
                     help="only configure the DeviceRTL of the overlay tree in DIR for "
                     "NVPTX with the tools of --prefix, passing the remaining "
                     "arguments to CMake; print the ninja target and its bitcode")
+    ap.add_argument("--merge-archive", nargs="+", metavar="ARG",
+                    help=argparse.SUPPRESS)  # OUT BASE OBJ...: the build's ar_merge step
     args, extra = ap.parse_known_args()
+    if args.merge_archive:
+        merge_archive(args.merge_archive[0], args.merge_archive[1], args.merge_archive[2:])
+        return 0
     if args.configure_devicertl:
         return configure_devicertl(os.path.join(os.path.abspath(args.out), "src"),
                                    os.path.join(os.path.abspath(args.prefix), "bin"),
@@ -1542,7 +1594,6 @@ def main():
                 "the overlay stops above %d.\n  Use scripts/build --mode full for this series."
                 % (", ".join(sorted(headers)), len(extra), MAX_AFFECTED_TUS))
         tus |= extra
-        complete_archives(src, tus)
     for t in td_targets:
         for f in glob.glob(os.path.join(src, "llvm/lib/Target", t, "**", "*.cpp"),
                            recursive=True):
