@@ -1606,6 +1606,13 @@ def main():
     version = ser_version()
     host_offload = touches_host_offload(touched)
     driver_options = driver_options_dir(src) + "/Options.td" in touched
+    if not driver_options:
+        # The Options.inc of an earlier series (another bisect position) would
+        # shadow Debian's.
+        stale = os.path.join(gen, "include", os.path.relpath(driver_options_dir(src),
+                                                             "clang/include"), "Options.inc")
+        if os.path.exists(stale):
+            os.remove(stale)
     by_archive = write_ninja(out, src, gen, tus, td_targets, args.archs, version, args.jobs,
                              host_offload, driver_options, diag_generated(gen))
     note("series %s: %d translation units into %d archives, %d tools, DeviceRTL for %s%s"
