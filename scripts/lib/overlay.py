@@ -25,6 +25,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -765,49 +766,38 @@ def merge_archive(out, base, objs):
     and TargetBuiltins/X86.cpp), which `ar r` cannot tell apart, an object
     replaces the one whose defined symbols it shares most. Objects with no
     member of their name are appended (new sources)."""
-    import tempfile
-    members = list(archive_members(os.path.basename(base)))
+    members = archive_members(os.path.basename(base))
     by_name = {}
     for o in objs:
         by_name.setdefault(os.path.basename(o), []).append(o)
-    paths = [None] * len(members)
     with tempfile.TemporaryDirectory(dir=os.path.dirname(out)) as tmp:
-        seen = {}
+        # Debian's members, each extracted into a directory of its own (`ar
+        # xN` picks the N-th member of a name).
+        paths, seen = [], {}
         for i, m in enumerate(members):
             seen[m] = seen.get(m, 0) + 1
-            if m not in by_name:
-                d = os.path.join(tmp, str(i))
-                os.makedirs(d)
-                subprocess.run(["ar", "xN", str(seen[m]), base, m], cwd=d, check=True)
-                paths[i] = os.path.join(d, m)
+            d = os.path.join(tmp, str(i))
+            os.makedirs(d)
+            subprocess.run(["ar", "xN", str(seen[m]), base, m], cwd=d, check=True)
+            paths.append(os.path.join(d, m))
         for name, ours in by_name.items():
             slots = [i for i, m in enumerate(members) if m == name]
-            if len(slots) <= 1:
-                if slots:
-                    paths[slots[0]] = ours[0]
+            if not slots:
+                continue  # new sources, appended below
+            if len(slots) == 1 and len(ours) == 1:
+                paths[slots[0]] = ours[0]
                 continue
-            # Debian's instances of the name, extracted to compare symbols.
-            theirs = {}
-            for n, i in enumerate(slots, 1):
-                d = os.path.join(tmp, "dup%d" % i)
-                os.makedirs(d)
-                subprocess.run(["ar", "xN", str(n), base, name], cwd=d, check=True)
-                theirs[i] = defined_symbols(os.path.join(d, name))
+            theirs = {i: defined_symbols(paths[i]) for i in slots}
             for o in ours:
                 syms = defined_symbols(o)
-                score = sorted(((len(syms & theirs[i]), i) for i in slots
-                                if paths[i] is None or paths[i].startswith(tmp)),
-                               reverse=True)
+                score = sorted(((len(syms & theirs[i]), i) for i in theirs), reverse=True)
                 if not score or score[0][0] == 0 or \
                         (len(score) > 1 and score[1][0] == score[0][0]):
                     die("%s: cannot tell which of the %d members named %s the object %s "
                         "replaces (no member shares most of its symbols)"
                         % (base, len(slots), name, o))
                 paths[score[0][1]] = o
-            # Debian's instances no object replaced stay.
-            for i in slots:
-                if paths[i] is None:
-                    paths[i] = os.path.join(tmp, "dup%d" % i, name)
+                del theirs[score[0][1]]
         extra = [o for name, ours in by_name.items() if name not in members for o in ours]
         tmp_out = out + ".tmp"
         if os.path.exists(tmp_out):
@@ -1341,9 +1331,7 @@ def write_generated(gen):
     for rel, text in files.items():
         p = os.path.join(gen, rel)
         os.makedirs(os.path.dirname(p), exist_ok=True)
-        if not os.path.exists(p) or open(p).read() != text:
-            with open(p, "w") as f:
-                f.write(text)
+        write_if_changed(p, text.encode())
 
 
 # --- prefix ------------------------------------------------------------------
