@@ -113,6 +113,12 @@ def read_stacks():
             die("%s: %s comes before the first '# stack <id>: <title>' line; every "
                 "patch belongs to a stack" % (SERIES, name))
         stacks[-1][2].append(name)
+    for stack_id, _, members in stacks:
+        if not members:
+            # Typically a heading that an export moved: put it back above the
+            # stack's first patch.
+            die("%s: stack '%s' has no patches; move its heading to the line "
+                "above the stack's first patch" % (SERIES, stack_id))
     return stacks
 
 
@@ -355,6 +361,13 @@ def cmd_export(args):
         return 0
     if not os.path.isdir(os.path.join(wt, ".git")):
         die("no work tree at %s; create it with scripts/apply-patches" % wt)
+    for d in ("rebase-merge", "rebase-apply"):
+        if os.path.exists(os.path.join(wt, ".git", d)):
+            # HEAD is somewhere inside the series: exporting now would drop
+            # every patch after it from patches/ (and move the stack
+            # headings of patches/series).
+            die("a rebase is in progress in %s; finish it (git rebase "
+                "--continue) or abort it before exporting" % wt)
     exported = export_commits(wt)
     old_lines, old_names = read_series()
     new_names = [n for n, _ in exported]
@@ -463,6 +476,7 @@ def format_problems(names):
 
 
 def cmd_lint(args):
+    read_stacks()  # Stops on a patch outside a stack or an empty stack.
     problems = lint(format_check=not args.no_format)
     for p in problems:
         print("lint: " + p)

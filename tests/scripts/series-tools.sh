@@ -91,6 +91,25 @@ printf '\n' >>"$work/p/$P/$first"
 expect_fail "patch file that does not round-trip" "differs from its export" scripts/export-patches --check
 
 scratch
+# A stack heading that an export left below the stack's patches.
+python3 - "$work/p/$P/series" <<'PY'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+heads = [i for i, l in enumerate(lines) if l.startswith("# stack ")]
+h = lines.pop(heads[1])
+lines.insert(heads[2] - 1, h)
+open(p, "w").write("\n".join(lines))
+PY
+expect_fail "empty stack" "has no patches" scripts/lint-series --no-format
+
+scratch
+# A work tree stopped inside an interactive rebase: its HEAD is inside the
+# series, so an export would drop the patches after it.
+mkdir -p "$work/p/build/work/.git/rebase-merge"
+expect_fail "export during a rebase" "a rebase is in progress" scripts/export-patches
+
+scratch
 expect_fail "DeviceRTL option that is not one" "is not NAME=VALUE" \
   env OMPDS_DEVICERTL_OPTIONS="GLOBAL_POOL_SIZE=1" scripts/build --mode full --dry-run
 if (cd "$work/p" && OMPDS_BUILD="$work/p/build" \
