@@ -476,7 +476,9 @@ def format_problems(names):
 
 
 def cmd_lint(args):
-    read_stacks()  # Stops on a patch outside a stack or an empty stack.
+    lines, _ = read_series()
+    if any(STACK_RE.match(line.strip()) for line in lines):
+        read_stacks()  # Stops on a patch outside a stack or an empty stack.
     problems = lint(format_check=not args.no_format)
     for p in problems:
         print("lint: " + p)
