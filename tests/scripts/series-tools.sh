@@ -91,7 +91,9 @@ printf '\n' >>"$work/p/$P/$first"
 expect_fail "patch file that does not round-trip" "differs from its export" scripts/export-patches --check
 
 scratch
-# A stack heading that an export left below the stack's patches.
+# A stack heading that an export left below the stack's patches (a series
+# with stacks; the 0.3.x one has none).
+if [ "$(grep -c '^# stack ' "$work/p/$P/series")" -ge 3 ]; then
 python3 - "$work/p/$P/series" <<'PY'
 import sys
 p = sys.argv[1]
@@ -102,6 +104,7 @@ lines.insert(heads[2] - 1, h)
 open(p, "w").write("\n".join(lines))
 PY
 expect_fail "empty stack" "has no patches" scripts/lint-series --no-format
+fi
 
 scratch
 # A work tree stopped inside an interactive rebase: its HEAD is inside the
@@ -112,9 +115,12 @@ expect_fail "export during a rebase" "a rebase is in progress" scripts/export-pa
 scratch
 expect_fail "DeviceRTL option that is not one" "is not NAME=VALUE" \
   env OMPDS_DEVICERTL_OPTIONS="GLOBAL_POOL_SIZE=1" scripts/build --mode full --dry-run
-if (cd "$work/p" && OMPDS_BUILD="$work/p/build" \
+# (The output is captured first: `grep -q` in a pipeline under pipefail
+# fails whenever it stops reading before the writer is done.)
+dry=$(cd "$work/p" && OMPDS_BUILD="$work/p/build" \
   OMPDS_DEVICERTL_OPTIONS="LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=8388608" \
-  scripts/build --mode full --dry-run 2>&1) | grep -q -- "-DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=8388608"; then
+  scripts/build --mode full --dry-run 2>&1) || true
+if grep -q -- "-DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=8388608" <<<"$dry"; then
   echo "ok: DeviceRTL options reach CMake"
 else
   echo "FAIL: OMPDS_DEVICERTL_OPTIONS does not reach the CMake command"
