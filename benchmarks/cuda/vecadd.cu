@@ -4,7 +4,8 @@
 // inner loop a[i] += b[i] + c[NLOOP * i + j] (UNROLL=1).
 //
 // Macros: UNROLL 0/1 (default 0), VN vector length (default 16384), NLOOP
-// (default 100), THREADS per block (default 256).
+// (default 100), THREADS per block (default 256), INNER_UNROLL (if set,
+// `#pragma unroll INNER_UNROLL` on the inner loop, as in vecadd.c).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,14 @@
 #define CLEN ((long)VN)
 #endif
 
+#ifdef INNER_UNROLL
+#define VA_PRAGMA_(x) _Pragma(#x)
+#define VA_PRAGMA(x) VA_PRAGMA_(x)
+#define INNER_LOOP_HINT VA_PRAGMA(unroll INNER_UNROLL)
+#else
+#define INNER_LOOP_HINT
+#endif
+
 #if !UNROLL
 __global__ void vectorAdd(int n, double *a, const double *b, const double *c) {
   for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n;
@@ -40,6 +49,7 @@ __global__ void vectorAddUnroll(int n, double *a, const double *b,
                                 const double *c) {
   for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n;
        i += blockDim.x * gridDim.x)
+    INNER_LOOP_HINT
     for (int j = 0; j < NLOOP; j++)
       a[i] += b[i] + c[(long)NLOOP * i + j];
 }

@@ -138,6 +138,22 @@ def all_programs(sweep=None):
     return progs
 
 
+def gpu_experiments():
+    """Variants only benchmarks/run-gpu builds: questions a device run answers
+    (the static table does not list them)."""
+    return [
+        # vecadd-unroll: ompds (full LTO at the device link, like stock with
+        # -foffload-lto) and nvcc unroll the inner loop by 4, stock's
+        # compile-step pipeline by 2; ompds and nvcc took 2x stock's device
+        # time on the H100 and the H200.  The same factor for every compiler
+        # says whether the factor is the difference.
+        Program("vecadd-unroll-u%d" % u, "vecadd", ["seeds/vecadd.c"],
+                ["-DUNROLL=1", "-DINNER_UNROLL=%d" % u], ("vector_add", 0),
+                ["cuda/vecadd.cu"], "vectorAddUnroll", {}, ["-DVN=262144"],
+                "vecadd-unroll with #pragma unroll %d for every compiler" % u)
+        for u in (2, 4)]
+
+
 def quick_programs():
     """The --quick smoke subset."""
     return [p for p in all_programs([1])

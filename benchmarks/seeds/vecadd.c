@@ -15,6 +15,9 @@
  *   NLOOP    inner trip count n_loop of the UNROLL=1 kernel, a compile-time
  *            constant so the loop can be unrolled (default 100, as in the
  *            paper)
+ *   INNER_UNROLL  if set, `#pragma unroll INNER_UNROLL` on that inner loop,
+ *            so that every compiler unrolls it by the same factor (the
+ *            vecadd-unroll-u2/-u4 experiments of benchmarks/run-gpu)
  *
  * Build: clang -fopenmp --offload-arch=sm_90 -O2 -DUNROLL=1 vecadd.c
  * Exit status 0 and "PASS" on success, 1 and "FAIL" otherwise.
@@ -43,6 +46,14 @@
 
 #if VN < 1 || NLOOP < 1
 #error "VN and NLOOP must be >= 1"
+#endif
+
+#ifdef INNER_UNROLL
+#define VA_PRAGMA_(x) _Pragma(#x)
+#define VA_PRAGMA(x) VA_PRAGMA_(x)
+#define INNER_LOOP_HINT VA_PRAGMA(unroll INNER_UNROLL)
+#else
+#define INNER_LOOP_HINT
 #endif
 
 #if UNROLL
@@ -74,6 +85,7 @@ static void vector_add(int n, double *a, const double *b, const double *c) {
 #pragma omp target teams distribute parallel for schedule(static, 1)          \
     map(tofrom : a[:n]) map(to : b[:n], c[:(long)n * NLOOP])
   for (int i = 0; i < n; i++)
+    INNER_LOOP_HINT
     for (int j = 0; j < NLOOP; j++)
       a[i] += b[i] + c[(long)NLOOP * i + j];
 }
