@@ -62,6 +62,9 @@ SUITES = {
     "clang-driver-openmp": ["clang/test/Driver/openmp*", "clang/test/Driver/*offload*",
                             "clang/test/Driver/amdgpu-openmp*",
                             "clang/test/Driver/gpu-libc*.c"],
+    # The wrapper that links NVPTX device code (the series changes how it
+    # assembles the LTO output).
+    "clang-nvlink-wrapper": ["clang/test/Driver/nvlink-wrapper*.c"],
 }
 # The test trees this script configures: directory -> lit suite name.
 TEST_TREES = {"llvm/test": "LLVM", "clang/test": "Clang"}
