@@ -560,6 +560,8 @@ def classify(src, touched):
             td_targets.add(rel.split("/")[3])
         elif re.match(DIAG_TD_RE, rel):
             ignored.append(rel)  # diagnostic_tables() regenerates their tables
+        elif any(rel in t[1] for t in TOOLS.values()):
+            ignored.append(rel)  # a relinked tool's option table is tablegen'd
         elif rel.endswith(".td"):
             refused.append(rel)
         elif rel.endswith("CMakeLists.txt"):
