@@ -40,20 +40,10 @@ for arch in sm_90 gfx90a; do
   for opt in -O0 -O2; do
     d=$work/$arch$opt
     build "$d" "$arch" "$opt"
-    line=$(depot "$d" || true)
-    echo "$arch $opt: ${line:-no depot (the arrays are separate globals)}"
-    # Without live-range markers (the function has a label) the arrays are
-    # live throughout. At -O0 the parallel regions' wrappers use them too, so
-    # they stay separate globals (the packer only merges such objects into
-    # the depot of the function with their markers); either way they must
-    # not share bytes.
-    if [[ -n $line ]]; then
-      [[ $line == *"shared depot of 512 bytes for 2 depot objects of 512 bytes" ]] ||
-        fail "$arch $opt: the arrays that are alive together must not share the depot ($line)"
-    else
-      [[ $opt == -O0 ]] ||
-        fail "$arch $opt: no depot for the arrays (with optimization they are only the kernel's)"
-    fi
+    line=$(depot "$d")
+    echo "$arch $opt: $line"
+    [[ $line == *"shared depot of 512 bytes for 2 depot objects of 512 bytes" ]] ||
+      fail "$arch $opt: the arrays that are alive together must not share the depot ($line)"
     d=$work/$arch$opt-nogoto
     build "$d" "$arch" "$opt" -DNO_GOTO
     line=$(depot "$d")
