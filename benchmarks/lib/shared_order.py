@@ -5,16 +5,15 @@
 
 For every benchmark program (benchmarks/lib/programs.py; fig5 only with 1
 and 64 scalars when none is named), builds the sm_90 device code with ompds
-(build/toolchain) three times, keeping the PTX the device link assembles,
-with each -nvptx-shared-variable-order (patch
-NVPTX-Define-shared-variables-in-an-order-that-leaves-little-padding):
-ir (as without the patch), whole-program and nvlink. Measures each
+(build/toolchain) twice, keeping the PTX the device link assembles, with
+-nvptx-shared-variable-order=ir (as without patch
+NVPTX-Define-shared-variables-in-an-order-that-leaves-little-padding) and
+=whole-program (what the ompds whole-program link asks for). Measures each
 kernel's static shared memory as a whole program (ptxas without -c, what
 the ompds link does) and as a relocatable object linked by nvlink (ptxas
--c, then nvlink: upstream's path and ompds' fallback; sm_90's 1 KiB
-reserve subtracted). Prints, per kernel whose numbers differ, both paths in
-IR order, the whole-program path in the whole-program order and the nvlink
-path in the nvlink order, and the totals of all kernels.
+-c, then nvlink: upstream's path and ompds' fallback, which keep the IR
+order; sm_90's 1 KiB reserve subtracted). Prints, per kernel whose numbers
+differ, both paths in both orders, and the totals of all kernels.
 
 Needs /usr/local/cuda/bin (ptxas, nvlink). Exit status 2 when a tool is
 missing or a build fails.
@@ -96,7 +95,7 @@ def build_ptx(prog, opt, clang, work, extra):
 
 def measure(prog, opt, clang):
     res = {}
-    for order in ("ir", "whole-program", "nvlink"):
+    for order in ("ir", "whole-program"):
         work = tempfile.mkdtemp(prefix="shared-order-")
         extra = ["-Xoffload-linker", "-mllvm", "-Xoffload-linker",
                  "-nvptx-shared-variable-order=" + order]
@@ -104,8 +103,8 @@ def measure(prog, opt, clang):
             res[order] = smem(build_ptx(prog, opt, clang, work, extra), work)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-    return [(prog.name, opt, k, res["ir"][k], res["whole-program"][k][0],
-             res["nvlink"][k][1]) for k in sorted(res["ir"])]
+    return [(prog.name, opt, k, res["ir"][k], res["whole-program"][k])
+            for k in sorted(res["ir"])]
 
 
 def main():
@@ -128,13 +127,13 @@ def main():
         for res in ex.map(lambda j: measure(j[0], j[1], clang), jobs):
             rows += res
     print("| program | -O | kernel | IR order: ptxas | nvlink "
-          "| whole-program order: ptxas | nvlink order: nvlink |")
+          "| whole-program order: ptxas | nvlink |")
     print("|---|---|---|---|---|---|---|")
     tot = [0, 0, 0, 0]
-    for name, opt, k, ir, whole, linked in rows:
-        vals = [ir[0], ir[1] or 0, whole, linked or 0]
+    for name, opt, k, ir, whole in rows:
+        vals = [ir[0], ir[1] or 0, whole[0], whole[1] or 0]
         tot = [a + b for a, b in zip(tot, vals)]
-        if (ir[0], ir[1]) != (whole, linked):
+        if ir != whole:
             print("| %s | %s | %s | %d | %d | %d | %d |"
                   % ((name, opt, k[-40:]) + tuple(vals)))
     print("| **all %d kernels** | | | %d | %d | %d | %d |"
