@@ -43,6 +43,21 @@ def die(msg):
     sys.exit(2)
 
 
+def smem_per_kernel(log, kernel_re, reserve=0):
+    """{kernel: bytes} from the first 'N bytes smem' after each line that
+    kernel_re names a kernel in, less reserve."""
+    out, kernel = {}, None
+    for line in log.splitlines():
+        m = re.search(kernel_re, line)
+        if m:
+            kernel = m.group(1)
+        m = re.search(r"(\d+) bytes smem", line)
+        if m and kernel:
+            out.setdefault(kernel, int(m.group(1)) - reserve)
+            kernel = None
+    return out
+
+
 def smem(ptx_path, work):
     """{kernel: (whole, nvlink)} static shared bytes of one PTX file."""
     def run(cmd):
@@ -50,30 +65,17 @@ def smem(ptx_path, work):
         if r.returncode:
             die("%s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
         return r.stdout + r.stderr
-    whole, linked = {}, {}
-    out = run([CUDA + "/ptxas", "-arch=sm_90", "-v", ptx_path, "-o",
-               os.path.join(work, "w.cubin")])
-    kernel = None
-    for line in out.splitlines():
-        m = re.search(r"Compiling entry function '([^']+)'", line)
-        if m:
-            kernel = m.group(1)
-        m = re.search(r"(\d+) bytes smem", line)
-        if m and kernel and kernel not in whole:
-            whole[kernel] = int(m.group(1))
+    whole = smem_per_kernel(
+        run([CUDA + "/ptxas", "-arch=sm_90", "-v", ptx_path, "-o",
+             os.path.join(work, "w.cubin")]),
+        r"Compiling entry function '([^']+)'")
     run([CUDA + "/ptxas", "-arch=sm_90", "-c", ptx_path, "-o",
          os.path.join(work, "r.o")])
-    out = run([CUDA + "/nvlink", "-arch=sm_90", "-v", os.path.join(work, "r.o"),
-               "-o", os.path.join(work, "r.out")])
-    kernel = None
-    for line in out.splitlines():
-        m = re.search(r"Function properties for '?([^'\s]+)'?", line)
-        if m:
-            kernel = m.group(1)
-        m = re.search(r"(\d+) bytes smem", line)
-        if m and kernel:
-            linked[kernel] = int(m.group(1)) - 1024
-            kernel = None
+    # nvlink counts sm_90's 1 KiB reserve in each kernel's shared memory.
+    linked = smem_per_kernel(
+        run([CUDA + "/nvlink", "-arch=sm_90", "-v", os.path.join(work, "r.o"),
+             "-o", os.path.join(work, "r.out")]),
+        r"Function properties for '?([^'\s]+)'?", reserve=1024)
     return {k: (whole[k], linked.get(k)) for k in whole}
 
 
