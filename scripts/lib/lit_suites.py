@@ -50,6 +50,10 @@ SUITES = {
     "atomicexpand": ["llvm/test/Transforms/AtomicExpand"],
     "simplifycfg-nvptx": ["llvm/test/Transforms/SimplifyCFG/NVPTX"],
     "linker": ["llvm/test/Linker"],
+    # The pass pipelines (openmp-opt's printed name, the AMDGPU LTO
+    # pipeline's extra GlobalOpt) and the IR verifier (the depot metadata).
+    "pipelines": ["llvm/test/Other", "llvm/test/Transforms/PhaseOrdering"],
+    "verifier": ["llvm/test/Verifier"],
     "amdgpu-lds": ["llvm/test/CodeGen/AMDGPU/lower-module-lds*"],
     "amdgpu-resource-usage": ["llvm/test/CodeGen/AMDGPU/*resource-usage*",
                               "llvm/test/CodeGen/AMDGPU/call-graph-register-usage.ll",
