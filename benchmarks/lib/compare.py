@@ -4,7 +4,7 @@ allocations than it did in the baseline, and whether a written reason
 accepts each such change.
 
     benchmarks/compare-static [--baseline CSV] [--current CSV]
-                              [--accepted MD] [--markdown OUT]
+                              [--accepted MD] [--markdown OUT] [--summary]
 
 The baseline defaults to results/static-port-22.1.8.csv (the figures of the
 series when it was ported to 22.1.8), the current run to results/static.csv,
@@ -219,6 +219,9 @@ def main(argv=None):
     ap.add_argument("--accepted",
                     default=os.path.join(RESULTS, "accepted-changes.md"))
     ap.add_argument("--markdown", help="also write the report here")
+    ap.add_argument("--summary", action="store_true",
+                    help="print only the summary and the changes without "
+                    "a reason (the whole report goes to --markdown)")
     args = ap.parse_args(argv)
     reasons = load_reasons(args.accepted)
     stock_now = load(args.current, "stock")
@@ -227,7 +230,12 @@ def main(argv=None):
         load(args.baseline, "ompds"), load(args.current, "ompds"), reasons,
         skipped, stock_now[1])
     text, bad = report(worse, better, failed, only, skipped, args)
-    sys.stdout.write(text)
+    if args.summary:
+        sys.stdout.write("".join(
+            line + "\n" for line in text.splitlines()
+            if line.startswith("- ") or "**none**" in line))
+    else:
+        sys.stdout.write(text)
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(text)
