@@ -33,6 +33,8 @@ import os
 import re
 import sys
 
+from report import num
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(os.path.dirname(HERE), "results")
 
@@ -118,13 +120,6 @@ def load_reasons(path):
                      % (path, n, ", ".join(sorted(unknown)), ", ".join(METRICS)))
             reasons.append((rx, arch, opt, cols, why, n))
     return reasons
-
-
-def num(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return None
 
 
 def fmt(x):

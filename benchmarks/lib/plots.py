@@ -16,6 +16,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from report import num  # noqa: E402
+
 STYLE = {  # (compiler, opt) -> line style
     ("stock", "-O0"): dict(color="tab:red", ls="--", marker="o"),
     ("stock", "-O2"): dict(color="tab:red", ls="-", marker="o"),
@@ -24,13 +26,6 @@ STYLE = {  # (compiler, opt) -> line style
     ("nvcc", "-O0"): dict(color="tab:green", ls="--", marker="^"),
     ("nvcc", "-O2"): dict(color="tab:green", ls="-", marker="^"),
 }
-
-
-def num(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return None
 
 
 def measured(r):

@@ -47,6 +47,14 @@ def write_csv(rows, path):
             w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in COLUMNS})
 
 
+def num(x):
+    """x as a float, or None when the cell is empty or not a number."""
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
