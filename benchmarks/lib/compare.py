@@ -28,12 +28,11 @@ input (a missing file, a malformed reason).
 """
 
 import argparse
-import csv
 import os
 import re
 import sys
 
-from report import num
+from report import num, read_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(os.path.dirname(HERE), "results")
@@ -74,14 +73,13 @@ def load(path, compiler):
     if not os.path.exists(path):
         fail("%s does not exist (benchmarks/run-static writes it)" % path)
     per_build, builds = {}, {}
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            if r.get("compiler") != compiler:
-                continue
-            b = (r["program"], r["arch"], r["opt"])
-            builds[b] = r.get("status", "")
-            if r.get("kernel"):
-                per_build.setdefault(b, {})[r["kernel"]] = r
+    for r in read_csv(path):
+        if r.get("compiler") != compiler:
+            continue
+        b = (r["program"], r["arch"], r["opt"])
+        builds[b] = r.get("status", "")
+        if r.get("kernel"):
+            per_build.setdefault(b, {})[r["kernel"]] = r
     kernels = {}
     for b, rows in per_build.items():
         for name, key in kernel_keys(rows).items():
