@@ -34,8 +34,11 @@ int add_team(int v) {
 
 int main(void) {
   int out[4] = {0, 0, 0, 0};
-#pragma omp target teams num_teams(4) map(tofrom : out)
+  int on_device = 0;
+#pragma omp target teams num_teams(4) map(tofrom : out, on_device)
   {
+    if (omp_get_team_num() == 0)
+      on_device = !omp_is_initial_device();
     int seen;
 #pragma omp allocate(seen) allocator(omp_pteam_mem_alloc)
     team_total = 0;
@@ -43,10 +46,14 @@ int main(void) {
     if (omp_get_team_num() < 4)
       out[omp_get_team_num()] = seen ? team_total : -1;
   }
-  /* On the host fallback teams may run one after the other or fewer. */
+  /* On a GPU each team has its own team_total. On the host fallback teams
+   * may run one after the other, fewer, or at the same time in host threads
+   * that share team_total (omp_pteam_mem_alloc is a hint there): then a team
+   * may see the others' additions too, at most 1 + 2 + 3 + 4. */
   int ok = 1;
   for (int t = 0; t < 4; t++)
-    ok &= out[t] == 0 || out[t] == t + 1;
+    ok &= out[t] == 0 || out[t] == t + 1 ||
+          (!on_device && out[t] > 0 && out[t] <= 10);
   printf("%s\n", ok ? "PASS" : "FAIL");
   return !ok;
 }
