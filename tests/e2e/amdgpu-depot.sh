@@ -5,7 +5,9 @@
 # consecutive blocks and an int in a loop, all shared with parallel regions.
 #  - built for gfx90a at -O0 and -O2 with plain `clang -fopenmp`, the device
 #    link reports (remark SharedDepot of amdgpu-lower-module-lds) one depot of
-#    272 bytes for the 528 bytes of depot objects of the target region;
+#    272 bytes for the 528 bytes of depot objects of the target region (520
+#    at -O0, where the parallel regions' wrapper also uses the kernel's copy
+#    of `out`, an object without live-range markers that stays apart);
 #  - at -O2 the kernel's LDS (group_segment_fixed_size) is that depot and
 #    nothing else (without packing it was 528 bytes);
 #  - the binaries print PASS on the host fallback.
@@ -14,8 +16,12 @@ set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 P=$OMPDS_ROOT/benchmarks/programs
-WANT="shared depot of 272 bytes for [0-9]* depot objects of 528 bytes"
 for opt in -O0 -O2; do
+  # At -O0 the parallel regions' wrapper also uses the kernel's copy of
+  # `out`, an object without live-range markers, which stays a separate
+  # 8-byte global: 520 bytes of objects in the depot then.
+  if [ "$opt" = -O0 ]; then objs=520; else objs=528; fi
+  WANT="shared depot of 272 bytes for [0-9]* depot objects of $objs bytes"
   d=$work/$opt
   mkdir -p "$d"
   (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=gfx90a "$opt" \
@@ -24,7 +30,7 @@ for opt in -O0 -O2; do
   # ld.lld (the AMDGPU device link from LLVM 20 on) prints remarks without
   # the "remark: " of clang's diagnostics.
   grep ".*_run_target_l[0-9]*\(_omp_outlined\)\?: $WANT" "$d/log" ||
-    { grep remark "$d/log" >&2 || true; fail "gfx90a $opt: no depot of 272 bytes for the kernel's 528 bytes of depot objects"; }
+    { grep remark "$d/log" >&2 || true; fail "gfx90a $opt: no depot of 272 bytes for the kernel's $objs bytes of depot objects"; }
   (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q "PASS" ||
     fail "gfx90a $opt: does not print PASS on the host fallback"
 done
