@@ -245,18 +245,37 @@ def ensure_packages(install):
     note("installing Debian packages: %s" % " ".join(missing))
     pre = [] if os.geteuid() == 0 else ["sudo"]
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    res = subprocess.run(pre + ["apt-get", "install", "-y", "-q", "--no-install-recommends"]
-                         + missing, env=env)
+    refuse_removals(missing, env)
+    # --no-remove: apt stops rather than remove a package of the host's.
+    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "--no-remove"]
+    res = subprocess.run(pre + install + missing, env=env)
     if res.returncode != 0:
         subprocess.run(pre + ["apt-get", "update", "-q"], env=env)
-        res = subprocess.run(pre + ["apt-get", "install", "-y", "-q",
-                                    "--no-install-recommends"] + missing, env=env)
+        refuse_removals(missing, env)
+        res = subprocess.run(pre + install + missing, env=env)
     if res.returncode != 0:
         die("apt-get install %s failed; the overlay needs Debian's LLVM %s packages "
             "(or use scripts/build --mode full)" % (" ".join(missing), base.LLVM_VERSION))
     out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "llvm%s-dev" % V],
                          stdout=subprocess.PIPE).stdout.decode()
     check_debian_version(out)
+
+
+def refuse_removals(missing, env):
+    """Stops when installing MISSING would remove packages of the host: a
+    build script must never uninstall what the machine's users installed
+    (a libomp-dev of another LLVM, say)."""
+    sim = subprocess.run(["apt-get", "install", "-s", "-q", "--no-install-recommends"]
+                         + missing, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, universal_newlines=True)
+    removed = [line.split()[1] for line in sim.stdout.splitlines()
+               if line.startswith("Remv ")]
+    if removed:
+        die("installing %s would remove these packages of this machine: %s\n"
+            "  scripts/build never removes packages. Remove them yourself if nothing "
+            "needs them (apt-get remove %s), or build where they are not installed "
+            "(a chroot or container of Debian 12; docs/building.md)"
+            % (" ".join(missing), " ".join(removed), " ".join(removed)))
 
 
 def unpack_packages():
