@@ -92,6 +92,22 @@ def all_programs(sweep=None):
                          ("run_lookups", 0), ["cuda/rs_event.cu"],
                          "rs_event_kernel", {}, [],
                          "RSBench-style multipole lookup"))
+    # -- issue 36: the lookups in the proxy applications' shape: structs of
+    # scalars and of pointers read in the region (CUDA passes them by value)
+    for m, how in ((0, "implicitly mapped"), (1, "map(to:)"),
+                   (2, "firstprivate")):
+        progs.append(Program("xs-struct-m%d" % m, "apps",
+                             ["programs/xs_struct.c"], ["-DXS_MAP=%d" % m],
+                             ("run_lookups", 0), ["cuda/xs_struct.cu"],
+                             "xs_struct_kernel", {"map": m}, [],
+                             "XSBench's shape: inputs struct %s, data "
+                             "struct of pointers" % how))
+        progs.append(Program("rs-struct-m%d" % m, "apps",
+                             ["programs/rs_struct.c"], ["-DRS_MAP=%d" % m],
+                             ("run_lookups", 0), ["cuda/rs_struct.cu"],
+                             "rs_struct_kernel", {"map": m}, [],
+                             "RSBench's shape: inputs struct %s, data "
+                             "struct of pointers" % how))
     progs.append(Program("fmm-p2p", "apps", ["programs/fmm_p2p.c"], [],
                          ("p2p", 0), ["cuda/fmm_p2p.cu"], "fmm_p2p_kernel",
                          {}, [], "miniFMM-style near field, team-shared tile "
