@@ -25,6 +25,7 @@ int main(void) {
   {
     int e = 0;
     on_device = !omp_is_initial_device();
+    e += omp_alloc(0, omp_default_mem_alloc) != NULL;
     char *p = (char *)omp_alloc(100, omp_default_mem_alloc);
     e += !p;
     if (p)
