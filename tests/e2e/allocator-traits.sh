@@ -79,20 +79,5 @@ int main(void) {
   return fail;
 }
 C
-for arch in sm_90 gfx90a; do
-  for opt in -O0 -O2; do
-    d=$work/$arch$opt
-    mkdir -p "$d"
-    (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=$arch $opt \
-      ../traits.c -o prog -save-temps) >"$d/log" 2>&1 ||
-      { cat "$d/log" >&2; fail "uses_allocators traits: $arch $opt does not compile and link"; }
-    (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q ': PASS$' ||
-      fail "uses_allocators traits: $arch $opt does not print PASS on the host"
-    if [ $arch = sm_90 ]; then
-      keep_for_gpu "$d" "allocator-traits$opt"
-      [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$(lto_ptx "$d")" -o "$d/p.o" ||
-        fail "uses_allocators traits: ptxas rejects the $opt PTX"
-    fi
-  done
-done
+build_and_run_on_host "$work" traits.c "uses_allocators traits" allocator-traits
 echo "uses_allocators traits: allocators with traits compile and link in device code for sm_90 and gfx90a and pass on the host"

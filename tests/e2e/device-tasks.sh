@@ -89,20 +89,5 @@ int main(void) {
   return fail;
 }
 C
-for arch in sm_90 gfx90a; do
-  for opt in -O0 -O2; do
-    d=$work/$arch$opt
-    mkdir -p "$d"
-    (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=$arch $opt \
-      ../tasks.c -o prog -save-temps) >"$d/log" 2>&1 ||
-      { cat "$d/log" >&2; fail "device tasks: $arch $opt does not link"; }
-    (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q ': PASS$' ||
-      fail "device tasks: $arch $opt does not print PASS on the host"
-    if [ $arch = sm_90 ]; then
-      keep_for_gpu "$d" "device-tasks$opt"
-      [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$(lto_ptx "$d")" -o "$d/p.o" ||
-        fail "device tasks: ptxas rejects the $opt PTX"
-    fi
-  done
-done
+build_and_run_on_host "$work" tasks.c "device tasks" device-tasks
 echo "device tasks: task reductions and affinity link in device code for sm_90 and gfx90a and pass on the host"

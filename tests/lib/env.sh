@@ -115,3 +115,29 @@ offload_build() {
     fail "$(basename "$d"): does not print PASS on the host fallback"
   case "$arch" in sm_*) keep_for_gpu "$d" "$(basename "$0" .sh)-$(basename "$d")" ;; esac
 }
+
+# build_and_run_on_host WORK SRC LABEL KEEP: builds WORK/SRC as a user would
+# (`clang -fopenmp --offload-arch=ARCH -O -save-temps`) for sm_90 and gfx90a
+# at -O0 and -O2 into WORK/ARCH-O/prog; each must print a line ending in
+# ': PASS' on the host fallback. The sm_90 programs are kept for the GPU
+# bundle as KEEP-O0 and KEEP-O2, and their PTX goes through ptxas. LABEL
+# starts the failure messages.
+build_and_run_on_host() {
+  local work=$1 src=$2 label=$3 keep=$4 arch opt d
+  for arch in sm_90 gfx90a; do
+    for opt in -O0 -O2; do
+      d=$work/$arch$opt
+      mkdir -p "$d"
+      (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=$arch $opt \
+        "$work/$src" -o prog -save-temps) >"$d/log" 2>&1 ||
+        { cat "$d/log" >&2; fail "$label: $arch $opt does not compile and link"; }
+      (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q ': PASS$' ||
+        fail "$label: $arch $opt does not print PASS on the host"
+      if [ $arch = sm_90 ]; then
+        keep_for_gpu "$d" "$keep$opt"
+        [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$(lto_ptx "$d")" -o "$d/p.o" ||
+          fail "$label: ptxas rejects the $opt PTX"
+      fi
+    done
+  done
+}
