@@ -40,7 +40,7 @@ RESULTS = os.path.join(os.path.dirname(HERE), "results")
 # Columns where more is worse, in the order they are reported.
 METRICS = ["regs", "smem", "stack", "spill_st", "spill_ld", "vgpr", "sgpr",
            "agpr", "lds", "scratch", "vgpr_spill", "sgpr_spill",
-           "alloc_shared", "malloc"]
+           "alloc_shared", "malloc", "bar_sync"]
 
 FILE_ID = re.compile(r"^__omp_offloading_[0-9a-f]+_[0-9a-f]+_")
 LINE = re.compile(r"_l(\d+)$")
@@ -136,9 +136,12 @@ def changed_builds(base, cur):
     for b in builds:
         old = {k: r for k, r in bk.items() if k[:3] == b}
         new = {k: r for k, r in ck.items() if k[:3] == b}
+        # A column one of the runs does not have (a metric added since the
+        # older run) says nothing.
         if set(old) != set(new) or any(
                 num(old[k].get(c)) != num(new[k].get(c))
-                for k in old for c in METRICS):
+                for k in old for c in METRICS
+                if old[k].get(c) not in (None, "") and new[k].get(c) not in (None, "")):
             changed.add(b)
     return changed
 

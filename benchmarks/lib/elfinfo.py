@@ -215,6 +215,12 @@ PTX_FUNC = re.compile(
     r"^[ \t]*(?:\.(?:visible|weak|extern)\s+)?\.(entry|func)\s+"
     r"(?:\([^)]*\)\s*)?([\w$.]+)\s*\(", re.M)
 PTX_CALL = re.compile(r"\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([%\w$.]+)")
+# A barrier a thread waits at (bar.sync, barrier.sync.aligned, bar.red ...;
+# not bar.arrive): CUDA's __syncthreads() and the OpenMP runtime's team and
+# guarded-region barriers.
+PTX_BARRIER = re.compile(r"^\s*(?:@!?%\w+\s+)?(?:bar|barrier)(?:\.cta)?\.(?:sync|red)\b",
+                         re.M)
+BARRIER = "<barrier>"
 
 
 def _matching(text, i, open_ch, close_ch):
@@ -232,7 +238,8 @@ def _matching(text, i, open_ch, close_ch):
 
 
 def ptx_callgraph(texts, graph=None):
-    """Adds {function: [callee, ...]} (one entry per call site) of PTX texts."""
+    """Adds {function: [callee, ...]} (one entry per call site) of PTX texts;
+    each barrier instruction of a function adds a BARRIER entry."""
     graph = {} if graph is None else graph
     for text in texts:
         for m in PTX_FUNC.finditer(text):
@@ -248,6 +255,7 @@ def ptx_callgraph(texts, graph=None):
             for c in PTX_CALL.finditer(body):
                 callee = c.group(1)
                 calls.append("<indirect>" if callee.startswith("%") else callee)
+            calls.extend([BARRIER] * len(PTX_BARRIER.findall(body)))
     return graph
 
 

@@ -252,6 +252,10 @@ def measure_nvptx(d, log):
         m["alloc_shared"] = elfinfo.call_sites(graph, k, "__kmpc_alloc_shared") \
             if k in graph else None
         m["malloc"] = elfinfo.call_sites(graph, k, "malloc") if k in graph else None
+        # Barrier instructions in the PTX of the kernel and what it calls
+        # (static: a barrier in a loop counts once).
+        m["bar_sync"] = elfinfo.call_sites(graph, k, elfinfo.BARRIER) \
+            if k in graph else None
     return kernels
 
 

@@ -13,7 +13,7 @@ COLUMNS = [
     "status", "kernel", "role", "exec_mode", "regs", "smem", "smem_rsv",
     "smem_raw", "stack", "spill_st", "spill_ld", "vgpr", "sgpr", "agpr", "lds",
     "scratch", "dyn_stack", "vgpr_spill", "sgpr_spill", "alloc_shared",
-    "malloc", "build_s",
+    "malloc", "bar_sync", "build_s",
 ]
 
 # The stock LLVM 19.1.7 figures the ompds issues quote, and where run-static
@@ -111,7 +111,7 @@ def _pair(r, a, b):
 
 
 SM_HEAD = ["program", "opt", "compiler", "mode", "regs", "smem", "smem+1K",
-           "stack", "spill st/ld", "alloc_shared", "malloc"]
+           "stack", "spill st/ld", "alloc_shared", "malloc", "bar.sync"]
 AMD_HEAD = ["program", "opt", "compiler", "mode", "VGPR", "SGPR", "LDS",
             "scratch", "spill v/s", "alloc_shared", "malloc"]
 
@@ -120,11 +120,12 @@ def _row_cells(r, arch):
     ok = _measured(r)
     st = _cell_status(r)
     if not ok:
-        return [st] + [""] * 7
+        head = SM_HEAD if arch.startswith("sm_") else AMD_HEAD
+        return [st] + [""] * (len(head) - 4)
     if arch.startswith("sm_"):
         return [st, _v(r, "regs"), _v(r, "smem"), _v(r, "smem_rsv"),
                 _v(r, "stack"), _pair(r, "spill_st", "spill_ld"),
-                _v(r, "alloc_shared"), _v(r, "malloc")]
+                _v(r, "alloc_shared"), _v(r, "malloc"), _v(r, "bar_sync")]
     scratch = _v(r, "scratch")
     if str(r.get("dyn_stack")) == "True":
         scratch += "+dyn"
