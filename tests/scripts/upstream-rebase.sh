@@ -43,8 +43,20 @@ for f in $(cd "$pristine" && find llvm/test clang/test -maxdepth 3 -name lit.loc
 done
 scripts/apply-patches --sparse --worktree "$work/x" "${lit[@]}" >/dev/null 2>&1 ||
   fail "scripts/apply-patches --sparse failed"
+# The scratch clones commit as a test identity: git refuses to commit on a
+# host without one (no user.email and a host name without a domain, as on a
+# fresh CI machine), and upstream-export then stops and says how to set one.
+ident() { git -C "$1" config user.name "ompds test" && git -C "$1" config user.email test@ompds.invalid; }
 cp -a "$work/x" "$work/clone"
 git -C "$work/clone" checkout -q ompds-base
+out=$(env -u GIT_COMMITTER_NAME -u GIT_COMMITTER_EMAIL -u GIT_AUTHOR_NAME -u GIT_AUTHOR_EMAIL -u EMAIL \
+  HOME="$work" XDG_CONFIG_HOME="$work" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_COUNT=1 \
+  GIT_CONFIG_KEY_0=user.useConfigOnly GIT_CONFIG_VALUE_0=true \
+  scripts/upstream-export 1 --repo "$work/clone" --no-tests 2>&1) &&
+  fail "upstream-export ran without a git identity"
+grep -q "git has no identity in .*config user.email" <<<"$out" ||
+  fail "upstream-export without a git identity did not say how to set one: $out"
+ident "$work/clone"
 if [ -x "$TC/bin/clang" ]; then tests=(--bin "$TC/bin"); else tests=(--no-tests); fi
 out=$(scripts/upstream-export 1 --repo "$work/clone" "${tests[@]}" 2>&1) ||
   fail "upstream-export 1 failed:
@@ -70,6 +82,7 @@ ok "upstream-export refuses an existing branch"
 # --- upstream-export --stacks ------------------------------------------------------
 cp -a "$work/x" "$work/clone2"
 git -C "$work/clone2" checkout -q ompds-base
+ident "$work/clone2"
 out=$(scripts/upstream-export --stacks --repo "$work/clone2" 2>&1) ||
   fail "upstream-export --stacks failed:
 $out"
