@@ -216,11 +216,13 @@ def main():
         if os.path.exists(stale):
             os.remove(stale)
     by_archive = write_ninja(out, src, gen, tus, td_targets, args.archs, version, args.jobs,
-                             host_offload, driver_options, diag_generated(gen))
+                             host_offload, driver_options, diag_generated(gen),
+                             host_libomp=not state.STOCK)
     note("series %s: %d translation units into %d archives, %d tools, DeviceRTL for %s%s"
          % (version, len(tus), len(by_archive), len(TOOLS),
             " and ".join(DEVICE_TRIPLES) if per_triple_devicertl(src) else args.archs,
-            ", libomptarget" if host_offload else ""))
+            (", libomptarget" if host_offload else "")
+            + ("" if state.STOCK else ", host libomp")))
     for arc, objs in sorted(by_archive.items()):
         note("  %s: %s" % (arc, ", ".join(os.path.basename(o)[:-2] for o in objs)))
     if args.dry_run:
@@ -228,7 +230,7 @@ def main():
     link_compiler_support(out)
     run(["ninja", "-C", out, "-j", str(args.jobs)])
     assemble_prefix(out, os.path.abspath(args.prefix), args.archs, host_offload,
-                    per_triple_devicertl(src))
+                    per_triple_devicertl(src), host_libomp=not state.STOCK)
     note("done: %s/bin/clang" % os.path.abspath(args.prefix))
     if base.STOCK_PREFIX and not state.STOCK and not args.no_stock:
         note("Debian's packages of %s ship no DeviceRTL: assembling the stock "

@@ -145,6 +145,8 @@ def classify(src, touched):
             ignored.append(rel)  # the DeviceRTL is always rebuilt
         elif rel.startswith(HOST_OFFLOAD_DIRS):
             ignored.append(rel)  # libomptarget is rebuilt when touched
+        elif rel.startswith("openmp/runtime/"):
+            ignored.append(rel)  # the host libomp is rebuilt when touched
         elif rel == driver_options_dir(src) + "/Options.td":
             # Its includers see the new Options.inc.
             headers.add(driver_options_dir(src) + "/Options.h")
@@ -173,7 +175,7 @@ def classify(src, touched):
     if refused:
         die("the overlay build cannot rebuild what these files change:\n  %s\n"
             "  (it rebuilds LLVM/Clang libraries, NVPTX/AMDGPU target .td files, the "
-            "relinked tools and the DeviceRTL).\n  Build with scripts/build --mode full, or "
+            "relinked tools, the DeviceRTL, libomptarget and the host libomp).\n  Build with scripts/build --mode full, or "
             "teach scripts/lib/overlay.py how to rebuild them." % "\n  ".join(refused))
     return tus, headers, td_targets, ignored
 

@@ -1,6 +1,6 @@
 """The generated build: <out>/build.ninja, one function per kind of artifact
 (tablegen'd tables, library objects, archives, tool objects, tool links, the
-DeviceRTL, libomptarget), the compile flags, and the generated sources it
+DeviceRTL, libomptarget, the host libomp), the compile flags, and the generated sources it
 compiles."""
 
 import glob
@@ -20,6 +20,7 @@ from .config import (BASE_FLAGS, CLANG_FLAGS, CLANG_LIB_TABLES, DEB, DEB_CC, DEB
 from .devicertl import write_devicertl
 from .diagtables import diag_table_dirs
 from .helpers import write_if_changed
+from .hostomp import write_host_libomp
 from .includes import archive_of, library_dir
 
 
@@ -315,7 +316,7 @@ def write_host_offload(n, out, src, jobs, launcher):
 
 
 def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offload,
-                driver_options, diag_tables_written=()):
+                driver_options, diag_tables_written=(), host_libomp=False):
     """<out>/build.ninja (rewritten only when it changes): one function per
     kind of artifact. Returns {Debian archive: [objects]}."""
     n = Ninja()
@@ -338,6 +339,8 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
     defaults += write_devicertl(n, out, src, archs, jobs)
     if host_offload:
         defaults.append(write_host_offload(n, out, src, jobs, launcher))
+    if host_libomp:
+        defaults.append(write_host_libomp(n, out, src, jobs, launcher))
     n.lines.append("default %s" % " ".join(map(ninja_escape, defaults)))
     path = os.path.join(out, "build.ninja")
     text = n.text()

@@ -14,14 +14,17 @@ from .config import (DEB, DEB_LIB, DEBIAN_TOOLS, DEVICE_TRIPLES, HOST_OFFLOAD_LI
                      LLD_ALIASES, MULTIARCH, RELINK_LLD, ROCM_DEB, ROOT, TOOLS,
                      UNPACKED_ROOT, V)
 from .helpers import run, symlink
+from .hostomp import HOST_LIBOMP, HOST_LIBOMP_NAMES
 from .packages import system_file
 from .source import ser_version, series_digest
 
 HOST_TRIPLE = "x86_64-pc-linux-gnu"
 
 
-def assemble_prefix(out, prefix, archs, host_offload, per_triple):
-    """build/toolchain: our tools and DeviceRTL, Debian's runtimes and headers.
+def assemble_prefix(out, prefix, archs, host_offload, per_triple, host_libomp=False):
+    """build/toolchain: our tools and DeviceRTL, Debian's runtimes and headers
+    (with host_libomp, the libomp that write_host_libomp built instead of
+    Debian's).
 
     Runtimes go to lib/<host triple>/, the per-target runtime directory that
     clang searches next to its binary: the DeviceRTL and libomp are found with
@@ -49,12 +52,14 @@ def assemble_prefix(out, prefix, archs, host_offload, per_triple):
             symlink(os.path.join(DEB, "bin", t), os.path.join(b, t))
     # Host runtimes: Debian's, unchanged; libomptarget and its plugins too
     # unless the series changes them (then ours, built against Debian's
-    # libLLVM).
+    # libLLVM); libomp the base's own (hostomp.py says why) unless stock.
     ours = os.path.join(out, "offload", HOST_OFFLOAD_LIB)
     names = {os.path.basename(f) for d in (DEB_LIB, UNPACKED_ROOT + DEB_LIB)
              for pat in ("libomp*.so*", "libarcher*.so") for f in glob.glob(os.path.join(d, pat))}
     for name in sorted(names):
         if host_offload and name.startswith("libomptarget.so"):
+            continue
+        if host_libomp and name in HOST_LIBOMP_NAMES:
             continue
         f = system_file(os.path.join(DEB_LIB, name))
         if f:
@@ -65,6 +70,11 @@ def assemble_prefix(out, prefix, archs, host_offload, per_triple):
         # Its RUNPATH is $ORIGIN, as Debian's: libLLVM next to it, as there.
         libllvm = "libLLVM.so." + base.SOVERSION
         symlink(os.path.join(DEB_LIB, libllvm), os.path.join(rt, libllvm))
+    if host_libomp:
+        shutil.copy2(os.path.join(out, "libomp", HOST_LIBOMP),
+                     os.path.join(rt, HOST_LIBOMP_NAMES[0]))
+        for name in HOST_LIBOMP_NAMES[1:]:
+            symlink(HOST_LIBOMP_NAMES[0], os.path.join(rt, name))
     # Our DeviceRTL only: per architecture next to the host runtimes, or per
     # GPU triple in lib/<triple>, where the device link's -lompdevice finds it.
     if per_triple:
@@ -91,6 +101,7 @@ def assemble_prefix(out, prefix, archs, host_offload, per_triple):
     with open(os.path.join(prefix, "ompds-build.json"), "w") as f:
         json.dump({"mode": "overlay", "series_version": ser_version(),
                    "libomptarget": "ours" if host_offload else "debian",
+                   "libomp": "base" if host_libomp else "debian",
                    "series_digest": series_digest(),
                    "device_archs": list(DEVICE_TRIPLES) if per_triple else archs.split(";")},
                   f, indent=1)
