@@ -32,9 +32,13 @@ else
   fail "no ThreadSanitizer runtime (install libclang-rt$OMPDS_TOOL_SUFFIX-dev)"
 fi
 
+# pool_type BITCODE: the type of the DeviceRTL's global pool (State.cpp's
+# GlobalPool; AMDGPU's malloc has a pool of its own, MallocPool), or nothing.
 pool_type() {
   "$TC/bin/llvm-dis" "$1" -o "$work/rtl.ll"
-  grep -m1 '^%"struct.ompx::pool::GlobalPoolTy' "$work/rtl.ll" || true
+  local t
+  t=$(sed -n 's/^@_ZN12_GLOBAL__N_110GlobalPoolE = .* global \(%"[^"]*"\) .*/\1/p' "$work/rtl.ll")
+  [ -z "$t" ] || grep -m1 -F "$t = type" "$work/rtl.ll" || true
 }
 for vendor in nvptx amdgpu; do
   lib=$(devicertl_bc $vendor)
