@@ -139,6 +139,7 @@ def classify(src, touched):
     tus, headers, td_targets, ignored, refused = set(), set(), set(), [], []
     for rel in touched:
         if re.match(r"(llvm|clang)/(test|unittests|docs|utils/lit)/", rel) or \
+                re.match(r"(offload|openmp)/test/", rel) or \
                 rel.endswith((".md", ".rst", ".txt")) and not rel.endswith("CMakeLists.txt"):
             ignored.append(rel)
         elif rel.startswith(devicertl_dir(src) + "/"):
