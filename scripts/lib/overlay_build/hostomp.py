@@ -13,9 +13,9 @@ keeps Debian's pairing, as Debian ships it."""
 
 import glob
 import os
-import shlex
 
 from .config import DEB_CC, DEB_CXX
+from .helpers import cmake_build_command
 
 # The library the build produces, relative to its build directory, and the
 # names the toolchain's lib/<host triple> gives it (Debian's: the soname and
@@ -50,10 +50,7 @@ def write_host_libomp(n, out, src, jobs, launcher):
     """libomp.so.5 of the base's source in <out>/libomp, rebuilt when one of
     its sources changes. Returns the library."""
     d = os.path.join(out, "libomp")
-    env = launcher.replace(" ccache ", " ") if launcher else ""
-    cmd = "mkdir -p %s && %s%s >%s/cmake.log && %sninja -C %s -j%d omp" % (
-        d, env, " ".join(map(shlex.quote, host_libomp_cmake(src, d, launcher))), d, env, d,
-        jobs)
+    cmd = cmake_build_command(d, host_libomp_cmake(src, d, launcher), "omp", jobs, launcher)
     ins = sorted(f for f in glob.glob(os.path.join(src, "openmp", "**", "*"), recursive=True)
                  if os.path.isfile(f)
                  and os.path.relpath(f, src).startswith(HOST_LIBOMP_INPUTS))

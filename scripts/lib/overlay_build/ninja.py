@@ -19,7 +19,7 @@ from .config import (BASE_FLAGS, CLANG_FLAGS, CLANG_LIB_TABLES, DEB, DEB_CC, DEB
                      OVERLAY_PY, ROOT, TARGET_FLAGS, TOOLS, driver_options_dir)
 from .devicertl import write_devicertl
 from .diagtables import diag_table_dirs
-from .helpers import write_if_changed
+from .helpers import cmake_build_command, write_if_changed
 from .hostomp import write_host_libomp
 from .includes import archive_of, library_dir
 
@@ -300,9 +300,7 @@ def write_host_offload(n, out, src, jobs, launcher):
     if launcher:
         off_args += ["-DCMAKE_C_COMPILER_LAUNCHER=ccache",
                      "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
-    env = launcher.replace(" ccache ", " ") if launcher else ""
-    off_cmd = "mkdir -p %s && %s%s >%s/cmake.log && %sninja -C %s -j%d omptarget" % (
-        off, env, " ".join(map(shlex.quote, off_args)), off, env, off, jobs)
+    off_cmd = cmake_build_command(off, off_args, "omptarget", jobs, launcher)
     offsrc = sorted(f for f in glob.glob(os.path.join(src, "offload", "**", "*"),
                                          recursive=True)
                     if os.path.isfile(f) and
