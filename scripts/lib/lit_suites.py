@@ -21,6 +21,15 @@ Tests with no stock reference (those the series adds) are checked on their own:
   lit_suites.py --src SRC --bin BIN --work W/new --tests PATH --json new.json
   lit_suites.py --require-pass new.json            # exit 1 if one failed
 
+With --cache DIR, a suite whose inputs are unchanged since a run recorded
+there is not run again: its results come from DIR (meant for the stock tools,
+which change only with Debian's packages). The key of a suite is the name,
+size and modification time of every tool in the bin directory, the --ptxas
+value, this script, the tree's lit and lit configurations, and the contents
+of the suite's test files and directories, of the Inputs directories beside
+its test files and of the lit.local.cfg files above them. Remove DIR to run
+everything again.
+
 The JSON holds {"results": {test path relative to SRC: lit result code},
 "suites": {name: {"paths", "time_s", "counts"}}}. Each suite's lit output is
 kept in WORK/<suite>.log, lit's own JSON report (with the output of failing
@@ -29,6 +38,7 @@ tests) in WORK/<suite>.lit.json.
 
 import argparse
 import glob
+import hashlib
 import importlib.util
 import json
 import os
@@ -423,6 +433,48 @@ def merged_bin(bindir, fallback, work):
     return merged
 
 
+def tree_files(root):
+    """Every file under ROOT (a file: itself), sorted."""
+    if os.path.isfile(root):
+        return [root]
+    found = []
+    for dirpath, dirnames, files in os.walk(root):
+        dirnames.sort()
+        found += [os.path.join(dirpath, f) for f in sorted(files)]
+    return found
+
+
+def suite_key(src, bindir, name, paths, ptxas):
+    """What a suite's results depend on, hashed (see --cache)."""
+    h = hashlib.sha256()
+    h.update(repr((name, paths, ptxas)).encode())
+    for tool in sorted(os.listdir(bindir)):
+        try:
+            st = os.stat(os.path.join(bindir, tool))
+        except OSError:
+            continue  # a dangling link
+        h.update(("%s %d %d\n" % (tool, st.st_size, int(st.st_mtime))).encode())
+    files = [os.path.abspath(__file__)] + tree_files(os.path.join(src, "llvm/utils/lit/lit"))
+    for tree in TEST_TREES:
+        files += glob.glob(os.path.join(src, tree, "lit.*cfg.py*"))
+    for p in paths:
+        full = os.path.join(src, p)
+        files += tree_files(full)
+        d = os.path.dirname(full) if os.path.isfile(full) else full
+        if os.path.isfile(full) and os.path.isdir(os.path.join(d, "Inputs")):
+            files += tree_files(os.path.join(d, "Inputs"))
+        while d.startswith(src + "/"):
+            cfg = os.path.join(d, "lit.local.cfg")
+            if os.path.exists(cfg):
+                files.append(cfg)
+            d = os.path.dirname(d)
+    for f in sorted(set(files)):
+        h.update(os.path.relpath(f, src).encode() + b"\0")
+        with open(f, "rb") as fh:
+            h.update(hashlib.sha256(fh.read()).digest())
+    return h.hexdigest()
+
+
 def run(args):
     """Configure WORK, run the selected suites and write the JSON."""
     src = os.path.realpath(args.src)
@@ -443,14 +495,32 @@ def run(args):
         runs["tests"] = args.tests
     doc = {"src": src, "bin": bindir, "suites": {}, "results": {}}
     for name, patterns in runs.items():
-        results, seconds = run_suite(llvm_lit, src, work, name, expand(src, patterns),
-                                     args.jobs)
+        paths = expand(src, patterns)
+        cached = None
+        if args.cache:
+            entry = os.path.join(args.cache, "%s-%s.json" % (
+                name, suite_key(src, bindir, name, paths, args.ptxas)))
+            if os.path.exists(entry):
+                with open(entry) as f:
+                    cached = json.load(f)
+        if cached:
+            results, seconds = cached["results"], 0.0
+        else:
+            results, seconds = run_suite(llvm_lit, src, work, name, paths, args.jobs)
+            if args.cache:
+                os.makedirs(args.cache, exist_ok=True)
+                with open(entry + ".tmp", "w") as f:
+                    json.dump({"results": results, "time_s": round(seconds, 1)}, f)
+                os.replace(entry + ".tmp", entry)
         c = counts(results.values())
-        doc["suites"][name] = {"paths": patterns, "time_s": round(seconds, 1), "counts": c}
+        doc["suites"][name] = {"paths": patterns, "time_s": round(seconds, 1), "counts": c,
+                               "cached": bool(cached)}
         doc["results"].update(results)
         failed = sorted(t for t, code in results.items() if code in FAILING)
-        note("%s: %d tests in %.0fs: %s" % (name, len(results), seconds,
-                                          ", ".join("%s %d" % kv for kv in c.items())))
+        note("%s: %d tests %s: %s" % (name, len(results),
+                                      "from the cache (%s)" % args.cache if cached
+                                      else "in %.0fs" % seconds,
+                                      ", ".join("%s %d" % kv for kv in c.items())))
         for t in failed:
             note("  %s %s" % (results[t], t))
     doc["results"] = dict(sorted(doc["results"].items()))
@@ -542,6 +612,9 @@ def main():
                     help="also run these test files or directories, relative to --src "
                          "(repeatable; reported as suite 'tests')")
     ap.add_argument("--json", help="where to write the results")
+    ap.add_argument("--cache", metavar="DIR",
+                    help="reuse the results of suites whose inputs are unchanged "
+                         "(see above); for the stock tools")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--ptxas", default="", metavar="PATH",
                     help="enable the ptxas feature and %%ptxas-verify with this ptxas, "
