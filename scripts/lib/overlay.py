@@ -31,6 +31,9 @@ from util import die, note  # noqa: E402
 from overlay_build import state  # noqa: E402
 from overlay_build.archives import (  # noqa: E402, F401
     archive_members, defined_symbols, merge_archive)
+from overlay_build.codegenopts import (  # noqa: E402, F401
+    CGO_HEADER, OPTION_DEFS, PROBE_AS, added_entries, codegen_option_entries,
+    layout_unchanged, record_layouts)
 from overlay_build.config import (  # noqa: E402, F401
     BASE_FLAGS, CLANG_FLAGS, CLANG_LIB_TABLES, DEB, DEB_CC, DEB_CXX, DEB_INC, DEB_LIB,
     DEB_REVISION, DEBIAN_TOOLS, DEFAULT_ARCHS, DEVICE_TRIPLES, DEVICERTL_DIRS,
@@ -169,6 +172,18 @@ def main():
         md_headers, md_tus = fixed_metadata_kinds(src, base_tree, graph)
         headers |= md_headers
         tus |= md_tus
+
+    if headers & OPTION_DEFS:
+        graph = graph or scan_includes(src)
+        no_gen = os.path.join(gen, "none")
+        cgo = codegen_option_entries(
+            src, base_tree, graph,
+            lambda tree: compile_flags(tree, gen if tree == src else no_gen, PROBE_AS),
+            headers)
+        if cgo:
+            headers -= OPTION_DEFS
+            headers |= cgo[0]
+            tus |= cgo[1]
 
     if headers:
         note("computing the include graph for %d touched headers" % len(headers))
