@@ -33,7 +33,7 @@ from overlay_build.archives import (  # noqa: E402, F401
     archive_members, defined_symbols, merge_archive)
 from overlay_build.codegenopts import (  # noqa: E402, F401
     CGO_HEADER, OPTION_DEFS, PROBE_AS, added_entries, codegen_option_entries,
-    layout_unchanged, record_layouts)
+    debian_objects_by_clang, layout_unchanged, record_layouts)
 from overlay_build.config import (  # noqa: E402, F401
     BASE_FLAGS, CLANG_FLAGS, CLANG_LIB_TABLES, DEB, DEB_CC, DEB_CXX, DEB_INC, DEB_LIB,
     DEB_REVISION, DEBIAN_TOOLS, DEFAULT_ARCHS, DEVICE_TRIPLES, DEVICERTL_DIRS,
@@ -67,6 +67,13 @@ from overlay_build.prefix import (  # noqa: E402, F401
 from overlay_build.source import (  # noqa: E402, F401
     break_link, forget_other_base, prepare_source, ser_version, series_digest,
     series_names)
+
+
+def unbuilt_sources(src, files):
+    """The sources of libraries Debian does not build (ClangIR): in no
+    archive the toolchain links, so there is nothing to rebuild."""
+    return {f for f in files if archive_of(src, f)
+            and not os.path.exists(os.path.join(DEB_LIB, archive_of(src, f)))}
 
 
 def __getattr__(name):
@@ -179,11 +186,12 @@ def main():
         cgo = codegen_option_entries(
             src, base_tree, graph,
             lambda tree: compile_flags(tree, gen if tree == src else no_gen, PROBE_AS),
-            headers)
+            headers, lambda: debian_objects_by_clang(os.path.join(DEB_LIB, "libclangBasic.a"),
+                                                     "CodeGenOptions.cpp.o"))
         if cgo:
             headers -= OPTION_DEFS
             headers |= cgo[0]
-            tus |= cgo[1]
+            tus |= cgo[1] - unbuilt_sources(src, cgo[1])
 
     if headers:
         note("computing the include graph for %d touched headers" % len(headers))
@@ -193,8 +201,7 @@ def main():
                  and f.endswith((".cpp", ".c"))}
         # Includers in libraries Debian does not build (ClangIR) are in no
         # archive the toolchain links: there is nothing to rebuild.
-        unbuilt = {f for f in extra if archive_of(src, f)
-                   and not os.path.exists(os.path.join(DEB_LIB, archive_of(src, f)))}
+        unbuilt = unbuilt_sources(src, extra)
         if unbuilt:
             note("not rebuilt, though they include a touched header: %d sources of "
                  "libraries Debian does not build (%s)"

@@ -34,10 +34,12 @@ DEF_TAIL = """#undef CODEGENOPT
 """
 # Bits 0-2 of the first unit, a 32-bit option in the second, the enumeration
 # option in bits 0-1 of the third: 29 bits of the first unit are unused.
-A = "CODEGENOPT(Alpha, 1, 0, Benign) ///< The first option.\n"
+# The line comments of the first and the last entry hold "/*" and "*/": an
+# edit between them must still be seen.
+A = "CODEGENOPT(Alpha, 1, 0, Benign) ///< The first option (see /* below).\n"
 B = "CODEGENOPT(Beta, 2, 0, Benign)\n"
-BIG = "VALUE_CODEGENOPT(Big, 32, 0, Benign)\n"
-E = "ENUM_CODEGENOPT(Kind, int, 2, 0, Benign)\n"
+BIG = "VALUE_CODEGENOPT (Big, 32, 0, Benign)\n"
+E = "ENUM_CODEGENOPT(Kind, int, 2, 0, Benign) // (the */ above)\n"
 NEW = "/// A new option.\nCODEGENOPT(NewOpt, 1, 0, Benign)\n"
 BASE = A + B + BIG + E
 OTHER = {
@@ -70,6 +72,9 @@ public:
     "clang/lib/CodeGen/Other.cpp":
         '#include "clang/Basic/CodeGenOptions.h"\nbool g(clang::CodeGenOptions &O) '
         '{ return O.Beta; }\n',
+    "clang/lib/CodeGen/Setter.cpp":
+        '#include "clang/Basic/CodeGenOptions.h"\nvoid j(clang::CodeGenOptions &O) '
+        '{ O.setNewOpt(1); }\n',
     "clang/lib/CodeGen/Accessor.cpp":
         '#include "clang/Basic/CodeGenOptions.h"\nint h() { return getNewOpt(); }\n',
     "clang/include/clang/Basic/Uses.h":
@@ -109,7 +114,7 @@ def main():
 
     few = (["clang/include/clang/Basic/Uses.h"],
            ["clang/lib/Basic/CodeGenOptions.cpp", "clang/lib/CodeGen/Accessor.cpp",
-            "clang/lib/CodeGen/Uses.cpp"])
+            "clang/lib/CodeGen/Setter.cpp", "clang/lib/CodeGen/Uses.cpp"])
     expect("a 1-bit option in the unused bits before a 32-bit one",
            run(A + B + NEW + BIG + E), few)
     expect("a 1-bit option after the last enumeration option, in its last byte",
@@ -126,6 +131,8 @@ def main():
     expect("an existing option's default changed", run(A + B.replace(", 0,", ", 1,") + BIG + E),
            None)
     expect("two existing options swapped", run(B + A + BIG + E), None)
+    expect("a #define added beside a new option",
+           run(A + B + NEW + "#define BETA_BITS 2\n" + BIG + E), None)
     expect("CodeGenOptions.h changed too",
            run(A + B + NEW + BIG + E, header_extra="  enum class NewKind { X };\n"), None)
     if failures:

@@ -10,8 +10,13 @@ bits: those are all recompiled, as for any touched header. But a bit-field
 that cannot straddle its 32-bit unit leaves the rest of the unit unused, and
 an entry that fits there (before a 32-bit option, for example) moves nothing.
 Then the objects of Debian's sources stay right: they never read or write the
-new bits, and when they copy an object they copy the whole record, new bits
-included. What changes is only the code that names a new option or expands
+new bits (a bit-field store rewrites its storage unit with the other bits
+kept), and their copies of an object copy the new bits along: Clang copies
+the record's bit-fields with one memcpy of its size or data size. That is
+how Clang generates the copy, not what C++ promises (unused bits are not
+part of an object's value), so the overlay checks that Debian built the
+base's Clang libraries with Clang (an .llvm_addrsig section in the object of
+CodeGenOptions.cpp) before it relies on it. What changes is only the code that names a new option or expands
 the .def files itself (the constructor and reset in CodeGenOptions.cpp, the
 argument parser in CompilerInvocation.cpp, the AST reader and writer).
 
@@ -44,8 +49,8 @@ DEF_INCLUDE_RE = re.compile(rb"#\s*include\s*[<\"][^>\"]*(?:CodeGenOptions|Debug
 
 
 def strip_comments(text):
-    text = re.sub(rb"/\*.*?\*/", b" ", text, flags=re.S)
-    return re.sub(rb"//[^\n]*", b"", text)
+    # One pass from left to right: a "/*" inside a line comment starts nothing.
+    return re.sub(rb"//[^\n]*|/\*.*?\*/", b" ", text, flags=re.S)
 
 
 def entries(text):
@@ -56,7 +61,7 @@ def entries(text):
     for m in ENTRY_RE.finditer(text):
         if m.start() < pos:
             continue
-        depth, i = 0, m.end(1)
+        depth, i = 0, text.index(b"(", m.end(1))
         while i < len(text):
             depth += {ord("("): 1, ord(")"): -1}.get(text[i], 0)
             i += 1
@@ -114,10 +119,24 @@ def layout_unchanged(old, new, added):
     return all([l for l in new[r] if field(l) not in names] == old[r] for r in RECORDS)
 
 
-def codegen_option_entries(src, base_tree, graph, flags_of, headers):
+def debian_objects_by_clang(archive, member):
+    """Whether Debian's `member` of `archive` was compiled by Clang (it has
+    the .llvm_addrsig section Clang emits on ELF by default)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if subprocess.run(["ar", "x", archive, member], cwd=tmp,
+                          stderr=subprocess.DEVNULL).returncode != 0:
+            return False
+        out = subprocess.run(["readelf", "-S", "-W", os.path.join(tmp, member)],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return b".llvm_addrsig" in out.stdout
+
+
+def codegen_option_entries(src, base_tree, graph, flags_of, headers, built_by_clang=None):
     """For options the series adds to OPTION_DEFS in unused bits: (headers,
     tus) that must be recompiled for them; None when every includer must be.
-    flags_of(tree) gives the probe's compile flags with that tree's headers."""
+    flags_of(tree) gives the probe's compile flags with that tree's headers;
+    built_by_clang() says whether Debian's Clang objects came from Clang
+    (not asked when None, as in the tests)."""
     touched = sorted(h for h in headers if h in OPTION_DEFS)
     if CGO_HEADER in headers:
         note("the series changes %s itself: recompiling every includer of the code "
@@ -134,6 +153,10 @@ def codegen_option_entries(src, base_tree, graph, flags_of, headers):
                  "every includer of the code generation options" % rel)
             return None
         added += names
+    if built_by_clang is not None and not built_by_clang():
+        note("Debian's objects of Clang were not compiled by Clang: recompiling every "
+             "includer of the code generation options")
+        return None
     old = record_layouts(flags_of(base_tree), CGO_HEADER[len("clang/include/"):])
     new = record_layouts(flags_of(src), CGO_HEADER[len("clang/include/"):])
     if old is None or new is None:
