@@ -23,12 +23,8 @@ Tests with no stock reference (those the series adds) are checked on their own:
 
 With --cache DIR, a suite whose inputs are unchanged since a run recorded
 there is not run again: its results come from DIR (meant for the stock tools,
-which change only with Debian's packages). The key of a suite is the name,
-size and modification time of every tool in the bin directory, the --ptxas
-value, this script, the tree's lit and lit configurations, and the contents
-of the suite's test files and directories, of the Inputs directories beside
-its test files and of the lit.local.cfg files above them. Remove DIR to run
-everything again.
+which change only with Debian's packages; lit_cache.py says what the key
+covers). Remove DIR to run everything again.
 
 The JSON holds {"results": {test path relative to SRC: lit result code},
 "suites": {name: {"paths", "time_s", "counts"}}}. Each suite's lit output is
@@ -38,7 +34,6 @@ tests) in WORK/<suite>.lit.json.
 
 import argparse
 import glob
-import hashlib
 import importlib.util
 import json
 import os
@@ -49,6 +44,7 @@ import shutil
 import subprocess
 import sys
 import time
+import lit_cache  # noqa: E402
 from util import die, note  # noqa: E402
 
 # Suite name -> glob patterns relative to the source tree.
@@ -433,48 +429,6 @@ def merged_bin(bindir, fallback, work):
     return merged
 
 
-def tree_files(root):
-    """Every file under ROOT (a file: itself), sorted."""
-    if os.path.isfile(root):
-        return [root]
-    found = []
-    for dirpath, dirnames, files in os.walk(root):
-        dirnames.sort()
-        found += [os.path.join(dirpath, f) for f in sorted(files)]
-    return found
-
-
-def suite_key(src, bindir, name, paths, ptxas):
-    """What a suite's results depend on, hashed (see --cache)."""
-    h = hashlib.sha256()
-    h.update(repr((name, paths, ptxas)).encode())
-    for tool in sorted(os.listdir(bindir)):
-        try:
-            st = os.stat(os.path.join(bindir, tool))
-        except OSError:
-            continue  # a dangling link
-        h.update(("%s %d %d\n" % (tool, st.st_size, int(st.st_mtime))).encode())
-    files = [os.path.abspath(__file__)] + tree_files(os.path.join(src, "llvm/utils/lit/lit"))
-    for tree in TEST_TREES:
-        files += glob.glob(os.path.join(src, tree, "lit.*cfg.py*"))
-    for p in paths:
-        full = os.path.join(src, p)
-        files += tree_files(full)
-        d = os.path.dirname(full) if os.path.isfile(full) else full
-        if os.path.isfile(full) and os.path.isdir(os.path.join(d, "Inputs")):
-            files += tree_files(os.path.join(d, "Inputs"))
-        while d.startswith(src + "/"):
-            cfg = os.path.join(d, "lit.local.cfg")
-            if os.path.exists(cfg):
-                files.append(cfg)
-            d = os.path.dirname(d)
-    for f in sorted(set(files)):
-        h.update(os.path.relpath(f, src).encode() + b"\0")
-        with open(f, "rb") as fh:
-            h.update(hashlib.sha256(fh.read()).digest())
-    return h.hexdigest()
-
-
 def run(args):
     """Configure WORK, run the selected suites and write the JSON."""
     src = os.path.realpath(args.src)
@@ -496,22 +450,15 @@ def run(args):
     doc = {"src": src, "bin": bindir, "suites": {}, "results": {}}
     for name, patterns in runs.items():
         paths = expand(src, patterns)
-        cached = None
-        if args.cache:
-            entry = os.path.join(args.cache, "%s-%s.json" % (
-                name, suite_key(src, bindir, name, paths, args.ptxas)))
-            if os.path.exists(entry):
-                with open(entry) as f:
-                    cached = json.load(f)
+        key = args.cache and lit_cache.suite_key(src, bindir, name, paths, args.ptxas,
+                                                 TEST_TREES, [os.path.abspath(__file__)])
+        cached = key and lit_cache.load(args.cache, name, key)
         if cached:
-            results, seconds = cached["results"], 0.0
+            results, seconds = cached, 0.0
         else:
             results, seconds = run_suite(llvm_lit, src, work, name, paths, args.jobs)
-            if args.cache:
-                os.makedirs(args.cache, exist_ok=True)
-                with open(entry + ".tmp", "w") as f:
-                    json.dump({"results": results, "time_s": round(seconds, 1)}, f)
-                os.replace(entry + ".tmp", entry)
+            if key:
+                lit_cache.store(args.cache, name, key, results, seconds)
         c = counts(results.values())
         doc["suites"][name] = {"paths": patterns, "time_s": round(seconds, 1), "counts": c,
                                "cached": bool(cached)}

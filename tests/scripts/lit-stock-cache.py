@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The stock results cache of scripts/lib/lit_suites.py (--cache): a suite's
+"""The stock results cache of scripts/lib/lit_suites.py (--cache,
+scripts/lib/lit_cache.py): a suite's
 key changes with each thing its results depend on (a test, an Inputs file
 beside a test, a lit.local.cfg above it, the tree's lit configuration, lit
 itself, a tool of the bin directory, --ptxas) and not with files the suite
@@ -11,6 +12,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+import lit_cache  # noqa: E402
 import lit_suites  # noqa: E402
 
 FILES = {
@@ -37,7 +39,8 @@ def main():
         bindir = os.path.join(src, "bin")
 
         def key(paths=("llvm/test/CodeGen/X/a.ll",), ptxas=""):
-            return lit_suites.suite_key(src, bindir, "x", list(paths), ptxas)
+            return lit_cache.suite_key(src, bindir, "x", list(paths), ptxas,
+                                       lit_suites.TEST_TREES, [lit_suites.__file__])
 
         def edit(rel, text="changed\n"):
             path = os.path.join(src, rel)
