@@ -37,6 +37,7 @@ import tempfile
 from util import note
 
 from .config import DEB_CXX
+from .includes import spelling_users
 
 CGO_DIR = "clang/include/clang/Basic"
 CGO_HEADER = CGO_DIR + "/CodeGenOptions.h"
@@ -115,7 +116,7 @@ def layout_unchanged(old, new, added):
     def field(line):
         m = re.search(r"\|\s.*\s(\w+)$", line)
         return m.group(1) if m else None
-    names = {n.decode() if isinstance(n, bytes) else n for n in added}
+    names = {n.decode() for n in added}
     return all([l for l in new[r] if field(l) not in names] == old[r] for r in RECORDS)
 
 
@@ -173,16 +174,7 @@ def codegen_option_entries(src, base_tree, graph, flags_of, headers, built_by_cl
              "only the sources that name them or expand the option lists"
              % (", ".join(n.decode() for n in added), RECORDS[0]))
     use = re.compile(rb"\b(?:get|set)?(?:%s)\b" % b"|".join(added)) if added else None
-    out_headers, tus = set(), set()
-    for rel in graph:
-        if rel in OPTION_DEFS or rel == CGO_HEADER or not rel.startswith(("clang/", "llvm/")):
-            continue
-        with open(os.path.join(src, rel), "rb") as f:
-            text = f.read()
-        if not DEF_INCLUDE_RE.search(text) and not (use and use.search(text)):
-            continue
-        if not rel.endswith((".cpp", ".c")):
-            out_headers.add(rel)
-        elif rel.startswith(("llvm/lib/", "clang/lib/")):
-            tus.add(rel)  # a tool main that spells one is always compiled
-    return out_headers, tus
+    return spelling_users(
+        src, graph,
+        lambda text: DEF_INCLUDE_RE.search(text) or (use and use.search(text)),
+        skip=OPTION_DEFS | {CGO_HEADER})

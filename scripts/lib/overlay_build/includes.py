@@ -101,6 +101,25 @@ def includers(graph, headers, src=None):
     return affected - set(headers)
 
 
+def spelling_users(src, graph, matches, skip=()):
+    """(headers, tus) of the tree whose text `matches` (a function of the
+    bytes): headers for the includer computation, and library sources to
+    recompile (a tool main is always compiled). Files in `skip` and outside
+    clang/ and llvm/ are not read."""
+    headers, tus = set(), set()
+    for rel in graph:
+        if rel in skip or not rel.startswith(("clang/", "llvm/")):
+            continue
+        with open(os.path.join(src, rel), "rb") as f:
+            if not matches(f.read()):
+                continue
+        if not rel.endswith((".cpp", ".c")):
+            headers.add(rel)
+        elif rel.startswith(("llvm/lib/", "clang/lib/")):
+            tus.add(rel)
+    return headers, tus
+
+
 LIB_DECL_RE = re.compile(
     r"^\s*(add_llvm_component_library|add_llvm_library|add_clang_library|add_llvm_target)"
     r"\s*\(\s*([A-Za-z0-9_]+)", re.M)

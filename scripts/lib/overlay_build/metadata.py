@@ -6,6 +6,8 @@ import re
 
 from util import die, note
 
+from .includes import spelling_users
+
 # FixedMetadataKinds.def lists the metadata kinds every LLVMContext registers
 # when it is constructed, each with an explicit number, and LLVMContext.h makes
 # them the LLVMContext::MD_* enumerators that nearly every LLVM source
@@ -35,16 +37,8 @@ def fixed_metadata_kinds(src, base_tree, graph):
     names = [name for name, _, _ in added]
     note("the series appends fixed metadata kinds %s: recompiling their users"
          % ", ".join(n.decode() for n in names))
-    use = re.compile(rb"\b(?:%s)\b" % b"|".join(names)) if names else None
-    headers, tus = set(), {"llvm/lib/IR/LLVMContext.cpp"}
-    for rel in graph:
-        if not use or rel == FIXED_MD_DEF or not rel.startswith(("clang/", "llvm/")):
-            continue
-        with open(os.path.join(src, rel), "rb") as f:
-            if not use.search(f.read()):
-                continue
-        if not rel.endswith((".cpp", ".c")):
-            headers.add(rel)
-        elif rel.startswith(("llvm/lib/", "clang/lib/")):
-            tus.add(rel)  # a tool main spelling one is always compiled
-    return headers, tus
+    if not names:
+        return set(), {"llvm/lib/IR/LLVMContext.cpp"}
+    use = re.compile(rb"\b(?:%s)\b" % b"|".join(names))
+    headers, tus = spelling_users(src, graph, use.search, skip={FIXED_MD_DEF})
+    return headers, tus | {"llvm/lib/IR/LLVMContext.cpp"}
