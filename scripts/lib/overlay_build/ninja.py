@@ -281,11 +281,13 @@ def write_links(n, out, tool_objs, archive_paths):
     return bins
 
 
-def write_host_offload(n, out, src, jobs, launcher):
+def write_host_offload(n, out, src, jobs, launcher, libomp=None):
     """libomptarget through offload/'s standalone CMake build against Debian's
     LLVM package (its libLLVM is what the library links, as Debian's does).
     The DeviceRTL is not built there: write_devicertl's rules build ours.
-    Returns the library."""
+    A standalone offload/ looks for the host libomp and its omp.h; `libomp`,
+    the library write_host_libomp builds (Debian 12 installs no libomp of the
+    base), is given to it and built first. Returns the library."""
     off = os.path.join(out, "offload")
     off_args = [
         "cmake", "-G", "Ninja", "-S", os.path.join(src, "offload"), "-B", off,
@@ -296,7 +298,19 @@ def write_host_offload(n, out, src, jobs, launcher):
         "-DLIBOMPTARGET_BUILD_DEVICERTL_BCLIB=OFF", "-DLIBOMPTARGET_OMPT_SUPPORT=ON",
         # Debian's RUNPATH ($ORIGIN), not the build tree's.
         "-DCMAKE_BUILD_WITH_INSTALL_RPATH=ON",
+        # Only an LLVM build defines it (HandleLLVMOptions.cmake); without it
+        # the library exports every symbol unversioned, and programs linked
+        # against Debian's (VERS1.0) warn at start.
+        "-DLLVM_HAVE_LINK_VERSION_SCRIPT=ON",
     ]
+    # The host plugin links libffi statically when CMake finds an archive;
+    # Debian's libffi.a is not position-independent, its libffi_pic.a is.
+    ffi_pic = sorted(glob.glob("/usr/lib/*/libffi_pic.a"))
+    if ffi_pic:
+        off_args.append("-DFFI_STATIC_LIBRARIES=" + ffi_pic[0])
+    if libomp:
+        off_args += ["-DLIBOMP_STANDALONE=" + libomp,
+                     "-DLIBOMP_INCLUDE_DIR=" + os.path.dirname(libomp)]
     if launcher:
         off_args += ["-DCMAKE_C_COMPILER_LAUNCHER=ccache",
                      "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
@@ -309,7 +323,7 @@ def write_host_offload(n, out, src, jobs, launcher):
     n.lines.append("rule offload\n  command = $cmd\n  description = LIBOMPTARGET\n"
                    "  pool = console")
     n.build([os.path.join(off, HOST_OFFLOAD_LIB)], "offload", offsrc,
-            variables={"cmd": off_cmd})
+            implicit=[libomp] if libomp else [], variables={"cmd": off_cmd})
     return os.path.join(off, HOST_OFFLOAD_LIB)
 
 
@@ -335,10 +349,11 @@ def write_ninja(out, src, gen, tus, td_targets, archs, version, jobs, host_offlo
     tool_objs = write_tool_objects(n, out, src, gen, regen_deps, tblgen_outputs)
     defaults = write_links(n, out, tool_objs, archive_paths)
     defaults += write_devicertl(n, out, src, archs, jobs)
+    libomp = write_host_libomp(n, out, src, jobs, launcher) if host_libomp else None
     if host_offload:
-        defaults.append(write_host_offload(n, out, src, jobs, launcher))
-    if host_libomp:
-        defaults.append(write_host_libomp(n, out, src, jobs, launcher))
+        defaults.append(write_host_offload(n, out, src, jobs, launcher, libomp))
+    if libomp:
+        defaults.append(libomp)
     n.lines.append("default %s" % " ".join(map(ninja_escape, defaults)))
     path = os.path.join(out, "build.ninja")
     text = n.text()
