@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""PNG plots of benchmarks/run-static's CSV (ompds); needs matplotlib.
+"""PNG plots of benchmarks/run-static's or benchmarks/run-gpu's CSV (ompds);
+needs matplotlib.
 
     plots.py static.csv OUTDIR
+    plots.py gpu.csv OUTDIR      # gpu_O2.png, gpu_O0.png: device time / CUDA's
 
 run-static calls it with a Python that has matplotlib (Debian's
-python3-matplotlib); it can also be rerun by hand on a CSV.
+python3-matplotlib), run-gpu with the Python that runs it when that has
+matplotlib; it can also be rerun by hand on a CSV.
 """
 
 import csv
@@ -106,6 +109,40 @@ def program_bars(rows, arch, fields, out):
     return path
 
 
+def gpu_bars(rows, opt, out):
+    """Device time of stock and ompds over the CUDA twin's, per program, on a
+    log scale (1 = CUDA's time), for the programs with a CUDA twin; programs
+    without one get ompds over stock."""
+    sel = [r for r in rows if r["opt"] == opt and num(r.get("ompds dev us")) is not None]
+    if not sel:
+        return None
+    fig, ax = plt.subplots(figsize=(13, 4.2))
+    names = [r["program"] for r in sel]
+    w = 0.4
+    for j, (comp, color) in enumerate((("stock", "tab:red"), ("ompds", "tab:blue"))):
+        xs, ys = [], []
+        for k, r in enumerate(sel):
+            base = num(r["CUDA dev us"]) or num(r["stock dev us"])
+            t = num(r["%s dev us" % comp])
+            if base and t and not (comp == "stock" and not num(r["CUDA dev us"])):
+                xs.append(k + (j - 0.5) * w)
+                ys.append(t / base)
+        ax.bar(xs, ys, width=w, color=color, label=comp)
+    ax.axhline(1.0, color="tab:green", lw=1, label="CUDA (nvcc -O2) = 1")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=40, ha="right", fontsize=7)
+    ax.set_ylabel("device time / CUDA's (ompds / stock without a twin)", fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title("device time at %s (CUPTI, median)" % opt, fontsize=9)
+    fig.tight_layout()
+    path = os.path.join(out, "gpu_%s.png" % opt.replace("-", ""))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -113,6 +150,11 @@ def main():
         rows = list(csv.DictReader(f))
     out = sys.argv[2]
     os.makedirs(out, exist_ok=True)
+    if rows and "ompds dev us" in rows[0]:
+        for p in (gpu_bars(rows, "-O2", out), gpu_bars(rows, "-O0", out)):
+            if p:
+                print(p)
+        return
     made = [
         fig5_sweep(rows, "sm_90", [("regs", "registers"),
                                    ("smem", "static smem (B, no 1 KiB reserve)")], out),
