@@ -365,3 +365,25 @@ def _build_and_measure(tools, prog, arch, opt, compiler, work, keep):
     if not keep:
         shutil.rmtree(d, ignore_errors=True)
     return rows, "\n".join(logs)
+
+
+def main_kernel_us(path, reps):
+    """Median device time (us) of the last `reps` launches of the kernel
+    launched most often (ties: the longest in total), from a kernel-time
+    file; None when it holds no launch."""
+    times = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                parts = line.split(None, 2)
+                if len(parts) == 3 and parts[0] == "KTIME":
+                    times.setdefault(parts[2].strip(), []).append(int(parts[1]))
+    except OSError:
+        return None
+    if not times:
+        return None
+    ns = max(times.values(), key=lambda t: (len(t), sum(t)))
+    last = sorted(ns[-reps:] if reps > 0 else ns)
+    n = len(last)
+    med = last[n // 2] if n % 2 else (last[n // 2 - 1] + last[n // 2]) / 2
+    return med / 1000.0

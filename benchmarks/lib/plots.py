@@ -122,9 +122,12 @@ def gpu_bars(rows, opt, out):
     for j, (comp, color) in enumerate((("stock", "tab:red"), ("ompds", "tab:blue"))):
         xs, ys = [], []
         for k, r in enumerate(sel):
-            base = num(r["CUDA dev us"]) or num(r["stock dev us"])
+            cuda = num(r["CUDA dev us"])
+            if not cuda and comp == "stock":
+                continue  # stock is the baseline of a program without a twin
+            base = cuda or num(r["stock dev us"])
             t = num(r["%s dev us" % comp])
-            if base and t and not (comp == "stock" and not num(r["CUDA dev us"])):
+            if base and t:
                 xs.append(k + (j - 0.5) * w)
                 ys.append(t / base)
         ax.bar(xs, ys, width=w, color=color, label=comp)
