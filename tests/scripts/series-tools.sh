@@ -3,6 +3,9 @@
 # scripts and patches into a scratch checkout, breaks one thing, and expects
 # the named tool to fail with the named message.
 set -euo pipefail
+# A command that fails outside a check ends the script under set -e; say
+# where, so the step's log is never empty.
+trap 'echo "FAIL: ${BASH_SOURCE[0]}:$LINENO: a command failed (exit $?)"' ERR
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # The series of the base under test (patches/, or a next base's directory).
 # shellcheck source=../../scripts/lib/base.sh
@@ -34,7 +37,10 @@ expect_fail() { # description, expected message, command...
   fi
 }
 
-first=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$root/$P/series" | head -1)
+# The first patch of the series. (Not `sed | head -1`: under pipefail, head
+# exiting first makes sed die of SIGPIPE once the listing is over a pipe
+# buffer, and set -e then ends this script without a word.)
+first=$(awk '{ sub(/#.*/, "") } NF { print $1; exit }' "$root/$P/series")
 
 scratch
 sed -i '/^Upstream-Status:/d' "$work/p/$P/$first"

@@ -16,6 +16,9 @@
 #    that patch conflicts, the file is named, --continue refuses until it is
 #    resolved, and after resolving the rebase completes.
 set -euo pipefail
+# A command that fails outside a check ends the script under set -e; say
+# where, so the step's log is never empty.
+trap 'echo "FAIL: ${BASH_SOURCE[0]}:$LINENO: a command failed (exit $?)"' ERR
 root=$(cd "$(dirname "$0")/../.." && pwd)
 TC=${OMPDS_TOOLCHAIN:-${OMPDS_BUILD:-$root/build}/toolchain}
 work=$(mktemp -d)
@@ -61,7 +64,10 @@ if [ -x "$TC/bin/clang" ]; then tests=(--bin "$TC/bin"); else tests=(--no-tests)
 out=$(scripts/upstream-export 1 --repo "$work/clone" "${tests[@]}" 2>&1) ||
   fail "upstream-export 1 failed:
 $out"
-first=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' $pd/series | head -1)
+# The first patch of the series. (Not `sed | head -1`: under pipefail, head
+# exiting first makes sed die of SIGPIPE once the listing is over a pipe
+# buffer, and set -e then ends this script without a word.)
+first=$(awk '{ sub(/#.*/, "") } NF { print $1; exit }' $pd/series)
 branch="ompds/${first%.patch}"
 [ "$(git -C "$work/clone" rev-parse --abbrev-ref HEAD)" = "$branch" ] || fail "not on branch $branch"
 [ "$(git -C "$work/clone" rev-list --count ompds-base..HEAD)" = 1 ] || fail "not one commit on ompds-base"
