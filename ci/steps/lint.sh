@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.."
 bash scripts/lint-series
 bash scripts/check-series pristine debian
 bash tests/scripts/base-defined-once.sh
+python3 tests/scripts/no-early-exit-pipes.py
 
 # The series on a next base (scripts/bases/*.conf, docs/port-22.md) is linted
 # and must keep applying to that base's trees, in caches of its own.

@@ -27,7 +27,7 @@ for vendor in amdgpu nvptx; do
   lib=$(devicertl_bc $vendor)
   "$TC/bin/llvm-dis" "$lib" -o "$work/$vendor.ll"
   # MallocPool is in an anonymous namespace: @_ZN12_GLOBAL__N_110MallocPoolE.
-  pool=$(grep -m1 -E '^@[_A-Za-z0-9]*MallocPool[_A-Za-z0-9]* = ' "$work/$vendor.ll" || true)
+  pool=$(grep -E '^@[_A-Za-z0-9]*MallocPool[_A-Za-z0-9]* = ' "$work/$vendor.ll" | sed -n 1p || true)
   if [ $vendor = nvptx ]; then
     [ -z "$pool" ] || fail "$lib: a malloc pool where CUDA's malloc serves: $pool"
     continue
@@ -37,7 +37,7 @@ for vendor in amdgpu nvptx; do
   [[ "$def" == *"{ [1048576 x i8], [512 x i32] }"* ]] ||
     fail "$lib: no 1 MiB malloc pool of 64-byte blocks: '$pool' '$def'"
   for fn in malloc free; do
-    body "$work/$vendor.ll" $fn | grep -q 'MallocPool' ||
+    body "$work/$vendor.ll" $fn | grep 'MallocPool' >/dev/null ||
       fail "$lib: $fn does not use the malloc pool"
   done
 done
@@ -78,9 +78,9 @@ for opt in -O0 -O2; do
   (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=gfx90a $opt \
     "$work/loop.c" -o prog -save-temps) >"$d/log" 2>&1 ||
     { cat "$d/log" >&2; fail "gfx90a $opt: the omp_alloc loop does not compile and link"; }
-  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q ': PASS$' ||
+  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep ': PASS$' >/dev/null ||
     fail "gfx90a $opt: the omp_alloc loop does not print PASS on the host"
-  bc=$(ls "$d"/*amdgcn*gfx90a*precodegen.bc "$d"/*gfx90a*.precodegen.bc 2>/dev/null | head -1)
+  bc=$(ls "$d"/*amdgcn*gfx90a*precodegen.bc "$d"/*gfx90a*.precodegen.bc 2>/dev/null | sed -n 1p)
   [ -n "$bc" ] || fail "gfx90a $opt: no device module before code generation in $d"
   "$TC/bin/llvm-dis" "$bc" -o "$d/dev.ll"
   grep -qE '^@[_A-Za-z0-9]*MallocPool[_A-Za-z0-9]* = ' "$d/dev.ll" ||

@@ -16,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 
 "$TC/bin/llvm-nm" "$(devicertl_bc nvptx)" >"$work/nm"
 grep -q " T __kmpc_critical\$" "$work/nm" || fail "the NVPTX DeviceRTL has no __kmpc_critical"
-! grep "CriticalLock" "$work/nm" | grep -q " U " ||
+! grep "CriticalLock" "$work/nm" | grep " U " >/dev/null ||
   fail "the NVPTX DeviceRTL references a critical region lock it does not define"
 
 cat >"$work/crit.c" <<'C'
@@ -46,7 +46,7 @@ for arch in sm_90 gfx90a; do
     mkdir -p "$d"
     (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=$arch $opt \
       ../crit.c -o prog -save-temps) >"$d/log" 2>&1 || { cat "$d/log" >&2; fail "critical region: $arch $opt does not link"; }
-    (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -qx PASS || fail "critical region: $arch $opt does not print PASS on the host"
+    (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -x PASS >/dev/null || fail "critical region: $arch $opt does not print PASS on the host"
     [ $arch != sm_90 ] || keep_for_gpu "$d" "critical$opt"
     if [ $arch = sm_90 ] && [ -n "$PTXAS" ]; then
       "$PTXAS" -arch=sm_90 -c "$(lto_ptx "$d")" -o "$d/p.o" ||

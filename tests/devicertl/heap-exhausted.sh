@@ -45,7 +45,7 @@ int main(void) {
 C
 (cd "$work" && "$TC/bin/clang" -fopenmp --offload-arch=sm_90 -O0 p.c -o p -save-temps) ||
   fail "sm_90 -O0 build"
-ptx=$(ls "$work"/*sm_90*.s "$work"/*nvptx64*.s 2>/dev/null | head -1 || true)
+ptx=$(ls "$work"/*sm_90*.s "$work"/*nvptx64*.s 2>/dev/null | sed -n 1p || true)
 [ -n "$ptx" ] || { ls "$work"; fail "no linked PTX kept by -save-temps"; }
 grep -q "__kmpc_alloc_shared" "$ptx" || fail "the test kernel no longer allocates at run time ($ptx)"
 grep -q "device heap is exhausted" "$ptx" 2>/dev/null ||

@@ -60,7 +60,7 @@ for prog in const lowlat; do
       (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=$arch $opt \
         "../$prog.c" -o prog -save-temps) >"$d/log" 2>&1 ||
         { cat "$d/log" >&2; fail "allocator copies: $prog $arch $opt does not link"; }
-      (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -qx PASS ||
+      (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -x PASS >/dev/null ||
         fail "allocator copies: $prog $arch $opt does not print PASS on the host"
       if [ $arch = sm_90 ]; then
         keep_for_gpu "$d" "allocator-$prog$opt"
@@ -71,9 +71,9 @@ for prog in const lowlat; do
         [ -z "$PTXAS" ] || "$PTXAS" -arch=sm_90 -c "$ptx" -o "$d/p.o" ||
           fail "allocator copies: ptxas rejects the $prog $opt PTX"
       else
-        bc=$(ls "$d"/prog.*gfx90a*.opt.bc "$d"/prog.*gfx90a*postopt.bc 2>/dev/null | head -1 || true)
+        bc=$(ls "$d"/prog.*gfx90a*.opt.bc "$d"/prog.*gfx90a*postopt.bc 2>/dev/null | sed -n 1p || true)
         [ -n "$bc" ] || fail "allocator copies: $prog gfx90a $opt: no optimized device module"
-        ! "$TC/bin/llvm-dis" "$bc" -o - | grep -Eq 'store .*ptr addrspace\(4\)' ||
+        ! "$TC/bin/llvm-dis" "$bc" -o - | grep -E 'store .*ptr addrspace\(4\)' >/dev/null ||
           fail "allocator copies: $prog gfx90a $opt: a store to constant memory"
       fi
     done

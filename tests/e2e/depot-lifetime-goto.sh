@@ -25,7 +25,7 @@ build() { # dir arch opt extra-flags...
   (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch="$arch" "$opt" "$@" \
     "$SRC_C" -o prog -save-temps -Rpass-analysis="$remarks") >"$d/log" 2>&1 ||
     { cat "$d/log" >&2; fail "goto_lifetime.c $arch $opt $*: build failed"; }
-  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q PASS ||
+  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep PASS >/dev/null ||
     fail "goto_lifetime.c $arch $opt $*: no PASS on the host fallback"
   [[ $arch != sm_* ]] || keep_for_gpu "$d" "goto-lifetime$opt$*"
   if [ -n "$PTXAS" ] && [[ $arch == sm_* ]]; then
@@ -34,7 +34,7 @@ build() { # dir arch opt extra-flags...
   fi
 }
 depot() { # dir: the kernel's depot line of the remark
-  grep -o "_main_l[0-9]*[a-z_]*: shared depot of [0-9]* bytes for [0-9]* depot objects of [0-9]* bytes" "$1/log" | head -1
+  grep -o "_main_l[0-9]*[a-z_]*: shared depot of [0-9]* bytes for [0-9]* depot objects of [0-9]* bytes" "$1/log" | sed -n 1p
 }
 for arch in sm_90 gfx90a; do
   for opt in -O0 -O2; do

@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 
 grep -q '"libomptarget": "ours"' "$TC/ompds-build.json" ||
   fail "the toolchain's libomptarget is not built from the patched tree (ompds-build.json)"
-lib=$(ls "$TC"/lib/x86_64-pc-linux-gnu/libomptarget.so.[0-9]* | head -1)
+lib=$(ls "$TC"/lib/x86_64-pc-linux-gnu/libomptarget.so.[0-9]* | sed -n 1p)
 grep -aq LIBOMPTARGET_CUDA_STREAM_BUSYWAIT "$lib" ||
   fail "$lib does not read LIBOMPTARGET_CUDA_STREAM_BUSYWAIT"
 

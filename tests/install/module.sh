@@ -87,7 +87,7 @@ module help "ompds/$V" 2>&1 | grep -F >/dev/null "Installed in $P" || { echo "mo
 [ "$CC" = "$P/bin/clang" ] && [ "$CXX" = "$P/bin/clang++" ] || { echo "CC=$CC CXX=$CXX"; exit 1; }
 case ":$LD_LIBRARY_PATH:" in *":$P/lib/x86_64-pc-linux-gnu:"*) ;; *) echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"; exit 1 ;; esac
 case ":$MANPATH:" in *":$P/share/man:"*) ;; *) echo "MANPATH=$MANPATH"; exit 1 ;; esac
-clang --version | head -1
+clang --version | sed -n 1p
 cd "$4"
 clang -fopenmp --offload-arch=sm_90 -DN=8 fig5.c || { echo "the sm_90 compile failed"; exit 1; }
 llvm-objdump --offloading a.out | grep >/dev/null "arch            sm_90" || { echo "a.out has no sm_90 image"; exit 1; }

@@ -24,7 +24,7 @@ keep_for_gpu() {
 # opt-out of the optimizing -O0 link): the linker wrapper's --opt-level up to
 # LLVM 19, its --device-compiler= from LLVM 20 on (the last -O wins).
 o0_device_link_flag() {
-  if "$TC/bin/clang-linker-wrapper" --help 2>&1 | grep -q -- '--opt-level'; then
+  if "$TC/bin/clang-linker-wrapper" --help 2>&1 | grep -- '--opt-level' >/dev/null; then
     echo "-Wl,--opt-level=O0"
   else
     echo "-Wl,--device-compiler=-O0"
@@ -111,7 +111,7 @@ offload_build() {
   (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch="$arch" -O0 \
     "$@" "$src" -o prog -save-temps) >"$d/log" 2>&1 ||
     { cat "$d/log" >&2; fail "$(basename "$d"): build failed"; }
-  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q "PASS" ||
+  (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep "PASS" >/dev/null ||
     fail "$(basename "$d"): does not print PASS on the host fallback"
   case "$arch" in sm_*) keep_for_gpu "$d" "$(basename "$0" .sh)-$(basename "$d")" ;; esac
 }
@@ -131,7 +131,7 @@ build_and_run_on_host() {
       (cd "$d" && env -i PATH="$PATH" "$TC/bin/clang" -fopenmp --offload-arch=$arch $opt \
         "$work/$src" -o prog -save-temps) >"$d/log" 2>&1 ||
         { cat "$d/log" >&2; fail "$label: $arch $opt does not compile and link"; }
-      (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep -q ': PASS$' ||
+      (cd "$d" && OMP_TARGET_OFFLOAD=DISABLED ./prog 2>/dev/null) | grep ': PASS$' >/dev/null ||
         fail "$label: $arch $opt does not print PASS on the host"
       if [ $arch = sm_90 ]; then
         keep_for_gpu "$d" "$keep$opt"

@@ -18,7 +18,7 @@ re="((llvm|clang|lld|libomp|libclang|clang-format|clang-tools|libclang-rt)(\+\+)
 re+="|(/llvm-$M([^0-9]|$))|(/clang/$M([^0-9]|$))|(\.so\.$S([^0-9]|$))"
 re+="|(llvmorg-$V)|(llvm-toolchain-$M([^0-9]|$))|(1:$V-)"
 
-echo "clang++-$M and /usr/lib/llvm-$M/lib/libLLVM.so.$OMPDS_LLVM_SOVERSION" | grep -Eq "$re" ||
+echo "clang++-$M and /usr/lib/llvm-$M/lib/libLLVM.so.$OMPDS_LLVM_SOVERSION" | grep -E "$re" >/dev/null ||
   { echo "FAIL: the pattern does not find the base's names"; exit 1; }
 
 cd "$root"
