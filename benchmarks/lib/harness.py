@@ -185,7 +185,7 @@ def omp_commands(tools, compiler, arch, opt, prog, link_opt=None):
     clang = tools.clang[compiler]
     srcs = [os.path.join(BENCH, s) for s in prog.omp]
     base = [clang, "-fopenmp", "--offload-arch=" + arch]
-    cflags, lflags, env = [], ["-lm"], {}
+    cflags, lflags, env = [], list(prog.libs), {}
     if arch.startswith("sm_"):
         # ptxas runs in the compile step, or with LTO (ompds' default) in the
         # device link: its -v output gives the spills.
@@ -240,8 +240,11 @@ def measure_nvptx(d, log):
     if len(imgs) != 1:
         raise HarnessError("expected one device image in %s, found %s" % (d, imgs))
     kernels = elfinfo.cubin_kernels(imgs[0])
+    # The device link keeps (-save-temps) the PTX it assembled again for
+    # kernels that spilled (patch 72's `-reassembled` copy): the same code.
     ptx = [t for t in (read(p) for p in sorted(glob.glob(os.path.join(d, "*.s")) +
-                                               glob.glob(os.path.join(d, "*.ptx"))))
+                                               glob.glob(os.path.join(d, "*.ptx")))
+                       if "-reassembled" not in os.path.basename(p))
            if re.search(r"^\.target\s+sm_", t, re.M)]
     graph = elfinfo.ptx_callgraph(ptx)
     spills = elfinfo.ptxas_spills(log)

@@ -33,6 +33,13 @@ class Program:
     def label(self):
         return self.name
 
+    @property
+    def libs(self):
+        """Host libraries of the OpenMP link (C++ sources need the C++
+        runtime: clang, not clang++, drives the link)."""
+        cxx = any(s.endswith(".cpp") for s in self.omp)
+        return ["-lm"] + (["-lstdc++"] if cxx else [])
+
 
 def all_programs(sweep=None):
     """Every program variant of the full run, in table order."""
@@ -108,6 +115,21 @@ def all_programs(sweep=None):
                              "rs_struct_kernel", {"map": m}, [],
                              "RSBench's shape: inputs struct %s, data "
                              "struct of pointers" % how))
+    progs.append(Program("snap-ui", "apps", ["programs/snap_ui.cpp"], [],
+                         ("_ZN4Snap9computeUiEPi", 2), [], "", {}, [],
+                         "TestSNAP's shape: C++ members through a mapped "
+                         "`this`, U recursion, atomics (no CUDA twin)"))
+    for form, how in ((0, "the benchmark's loop"),
+                      (1, "binary expression, teams of 64 and a nested "
+                          "parallel for"),
+                      (2, "unary expression, int sites"),
+                      (3, "x * y + w through the loop macro")):
+        progs.append(Program("grid-su3-f%d" % form, "apps",
+                             ["programs/grid_su3.cpp"], ["-DFORM=%d" % form],
+                             ("run_kernel", 0), [], "", {"form": form},
+                             ["-DLSIZE=32"],
+                             "GridMini's shape: SU(3) product, %s "
+                             "(no CUDA twin)" % how))
     progs.append(Program("fmm-p2p", "apps", ["programs/fmm_p2p.c"], [],
                          ("p2p", 0), ["cuda/fmm_p2p.cu"], "fmm_p2p_kernel",
                          {}, [], "miniFMM-style near field, team-shared tile "

@@ -85,11 +85,13 @@ def build_ptx(prog, opt, clang, work, extra):
     cmd = [clang, "-fopenmp", "--offload-arch=sm_90", "-" + opt,
            "-I" + os.path.join(ROOT, "benchmarks", "common"),
            "-Xoffload-linker", "--save-temps", "-o",
-           os.path.join(work, "a.out")] + extra + prog.defines + srcs + ["-lm"]
+           os.path.join(work, "a.out")] + extra + prog.defines + srcs + prog.libs
     r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
     if r.returncode:
         die("building %s -%s failed:\n%s" % (prog.name, opt, r.stderr[-2000:]))
-    ptxs = glob.glob(os.path.join(work, "*nvptx64*sm_90*.s"))
+    # Not the copy the link assembled again for kernels that spilled.
+    ptxs = [p for p in glob.glob(os.path.join(work, "*nvptx64*sm_90*.s"))
+            if "-reassembled" not in os.path.basename(p)]
     if len(ptxs) != 1:
         die("%s -%s: expected one device PTX, found %s" % (prog.name, opt, ptxs))
     return ptxs[0]
