@@ -22,7 +22,7 @@
  *   3  a nested binary expression (x * y + w) through the application's loop
  *      macro (a pragma in a macro, unsigned 64-bit sites).
  * Expressions read their lattice operands by reference, site elements where
- * the arithmetic needs them; results are stored element by element.
+ * the arithmetic needs them; a result is stored as a copy of the whole site.
  * LSIZE (default 16) is the lattice's extent in each dimension.
  */
 #include <math.h>
