@@ -26,6 +26,7 @@ import sys
 import time
 
 import elfinfo
+import programs
 
 BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(BENCH)
@@ -240,11 +241,9 @@ def measure_nvptx(d, log):
     if len(imgs) != 1:
         raise HarnessError("expected one device image in %s, found %s" % (d, imgs))
     kernels = elfinfo.cubin_kernels(imgs[0])
-    # The device link keeps (-save-temps) the PTX it assembled again for
-    # kernels that spilled (patch 72's `-reassembled` copy): the same code.
-    ptx = [t for t in (read(p) for p in sorted(glob.glob(os.path.join(d, "*.s")) +
-                                               glob.glob(os.path.join(d, "*.ptx")))
-                       if "-reassembled" not in os.path.basename(p))
+    ptx = [t for t in (read(p) for p in programs.linked_ptx(
+               sorted(glob.glob(os.path.join(d, "*.s")) +
+                      glob.glob(os.path.join(d, "*.ptx")))))
            if re.search(r"^\.target\s+sm_", t, re.M)]
     graph = elfinfo.ptx_callgraph(ptx)
     spills = elfinfo.ptxas_spills(log)

@@ -8,6 +8,7 @@ function's kernels (kernels are numbered in source order); the other kernels
 of the module (device/host probes) are kept in the CSV only.
 """
 
+import os
 from dataclasses import dataclass, field
 
 # fig5 scalar counts of the default sweep: small counts, the 62/63/64 edge of
@@ -39,6 +40,13 @@ class Program:
         runtime: clang, not clang++, drives the link)."""
         cxx = any(s.endswith(".cpp") for s in self.omp)
         return ["-lm"] + (["-lstdc++"] if cxx else [])
+
+
+def linked_ptx(paths):
+    """The PTX files of a device link among `paths`, without the copy that
+    the link assembled again for kernels that spilled (patch 72 keeps it as
+    `*-reassembled*.s` with -save-temps): the same code."""
+    return [p for p in paths if "-reassembled" not in os.path.basename(p)]
 
 
 def all_programs(sweep=None):

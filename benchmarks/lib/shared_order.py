@@ -89,9 +89,7 @@ def build_ptx(prog, opt, clang, work, extra):
     r = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
     if r.returncode:
         die("building %s -%s failed:\n%s" % (prog.name, opt, r.stderr[-2000:]))
-    # Not the copy the link assembled again for kernels that spilled.
-    ptxs = [p for p in glob.glob(os.path.join(work, "*nvptx64*sm_90*.s"))
-            if "-reassembled" not in os.path.basename(p)]
+    ptxs = programs.linked_ptx(glob.glob(os.path.join(work, "*nvptx64*sm_90*.s")))
     if len(ptxs) != 1:
         die("%s -%s: expected one device PTX, found %s" % (prog.name, opt, ptxs))
     return ptxs[0]
