@@ -133,5 +133,16 @@ else
   fails=$((fails + 1))
 fi
 
+# Without OMPDS_DEVICERTL_OPTIONS the toolchain still sets its own defaults
+# (the 4 MiB global pool, which the patched DeviceRTL leaves off).
+dry=$(cd "$work/p" && OMPDS_BUILD="$work/p/build" OMPDS_DEVICERTL_OPTIONS= \
+  scripts/build --mode full --dry-run 2>&1) || true
+if grep -q -- "-DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=4194304" <<<"$dry"; then
+  echo "ok: the toolchain's DeviceRTL defaults reach CMake"
+else
+  echo "FAIL: the 4 MiB global pool default does not reach the CMake command"
+  fails=$((fails + 1))
+fi
+
 [ "$fails" = 0 ] || { echo "FAIL: $fails series-tool checks"; exit 1; }
 echo "PASS: series tools reject broken series"

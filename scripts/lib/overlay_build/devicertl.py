@@ -17,18 +17,27 @@ from .helpers import symlink
 from .prefix import resource_dir
 
 
+# The DeviceRTL options the toolchain sets where the patched runtime's own
+# default differs from what ompds ships: the global memory pool for
+# __kmpc_alloc_shared's overflow (patch OpenMP-DeviceRTL-Serve-__kmpc_alloc_
+# shared-from-a-global-pool-when-the-s) is off by default upstream-style; the
+# toolchain reserves 4 MiB. OMPDS_DEVICERTL_OPTIONS overrides them by name.
+DEVICERTL_DEFAULTS = {"LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE": "4194304"}
+
+
 def devicertl_options():
-    """-D arguments for the DeviceRTL's build options a site sets in
-    OMPDS_DEVICERTL_OPTIONS (NAME=VALUE ..., e.g.
-    LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=16777216); the DeviceRTL's CMake
-    checks the values."""
-    opts = []
+    """-D arguments for the DeviceRTL's build options: DEVICERTL_DEFAULTS and
+    those a site sets in OMPDS_DEVICERTL_OPTIONS (NAME=VALUE ..., e.g.
+    LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=16777216), which win by name; the
+    DeviceRTL's CMake checks the values."""
+    opts = dict(DEVICERTL_DEFAULTS)
     for opt in shlex.split(os.environ.get("OMPDS_DEVICERTL_OPTIONS", "")):
         if not re.fullmatch(r"LIBOMPTARGET_DEVICE_[A-Z0-9_]+=\S+", opt):
             die("OMPDS_DEVICERTL_OPTIONS: '%s' is not NAME=VALUE with a "
                 "LIBOMPTARGET_DEVICE_ option name (see docs/building.md)" % opt)
-        opts.append("-D" + opt)
-    return opts
+        name, value = opt.split("=", 1)
+        opts[name] = value
+    return ["-D%s=%s" % (name, value) for name, value in opts.items()]
 
 
 def devicertl_cmake_per_arch(src, tc, rtl, archs):
