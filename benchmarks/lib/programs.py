@@ -44,7 +44,7 @@ class Program:
 
 def linked_ptx(paths):
     """The PTX files of a device link among `paths`, without the copy that
-    the link assembled again for kernels that spilled (patch 72 keeps it as
+    the link assembled again for kernels that spilled (patch 73 keeps it as
     `*-reassembled*.s` with -save-temps): the same code."""
     return [p for p in paths if "-reassembled" not in os.path.basename(p)]
 
