@@ -121,28 +121,28 @@ expect_fail "export during a rebase" "a rebase is in progress" scripts/export-pa
 scratch
 expect_fail "DeviceRTL option that is not one" "is not NAME=VALUE" \
   env OMPDS_DEVICERTL_OPTIONS="GLOBAL_POOL_SIZE=1" scripts/build --mode full --dry-run
-# (The output is captured first: `grep -q` in a pipeline under pipefail
-# fails whenever it stops reading before the writer is done.)
-dry=$(cd "$work/p" && OMPDS_BUILD="$work/p/build" \
-  OMPDS_DEVICERTL_OPTIONS="LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=8388608" \
-  scripts/build --mode full --dry-run 2>&1) || true
-if grep -q -- "-DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=8388608" <<<"$dry"; then
-  echo "ok: DeviceRTL options reach CMake"
-else
-  echo "FAIL: OMPDS_DEVICERTL_OPTIONS does not reach the CMake command"
-  fails=$((fails + 1))
-fi
-
+# expect_dry_run_arg DESCRIPTION OPTIONS ARG: a full-mode dry run with
+# OMPDS_DEVICERTL_OPTIONS=OPTIONS passes ARG to CMake. (The output is captured
+# first: `grep -q` in a pipeline under pipefail fails whenever it stops
+# reading before the writer is done.)
+expect_dry_run_arg() {
+  local dry
+  dry=$(cd "$work/p" && OMPDS_BUILD="$work/p/build" OMPDS_DEVICERTL_OPTIONS="$2" \
+    scripts/build --mode full --dry-run 2>&1) || true
+  if grep -q -- "$3" <<<"$dry"; then
+    echo "ok: $1"
+  else
+    echo "FAIL: $1: no $3 in the CMake command"
+    fails=$((fails + 1))
+  fi
+}
+expect_dry_run_arg "DeviceRTL options reach CMake" \
+  "LIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=8388608" \
+  "-DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=8388608"
 # Without OMPDS_DEVICERTL_OPTIONS the toolchain still sets its own defaults
 # (the 4 MiB global pool, which the patched DeviceRTL leaves off).
-dry=$(cd "$work/p" && OMPDS_BUILD="$work/p/build" OMPDS_DEVICERTL_OPTIONS= \
-  scripts/build --mode full --dry-run 2>&1) || true
-if grep -q -- "-DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=4194304" <<<"$dry"; then
-  echo "ok: the toolchain's DeviceRTL defaults reach CMake"
-else
-  echo "FAIL: the 4 MiB global pool default does not reach the CMake command"
-  fails=$((fails + 1))
-fi
+expect_dry_run_arg "the toolchain's DeviceRTL defaults reach CMake" "" \
+  "-DLIBOMPTARGET_DEVICE_GLOBAL_POOL_SIZE=4194304"
 
 [ "$fails" = 0 ] || { echo "FAIL: $fails series-tool checks"; exit 1; }
 echo "PASS: series tools reject broken series"
