@@ -87,36 +87,48 @@ def load(path, compiler):
     return kernels, builds
 
 
-def load_reasons(path):
-    """[(program regex, arch, opt, {columns}, why)] from the markdown table."""
+def table_rows(path, header):
+    """(line number, [cells]) of the rows of the markdown table in path,
+    without its header (the row whose first cell starts with header) and
+    separator. A cell writes a '|' as '\\|' (markdown); the cells come back
+    with it unescaped."""
     if not os.path.exists(path):
         fail("%s does not exist" % path)
-    reasons = []
     with open(path) as f:
         for n, line in enumerate(f, 1):
             line = line.strip()
             if not line.startswith("|") or set(line) <= set("|-: "):
                 continue
-            # A cell writes a '|' of its regex as '\|' (markdown).
             cells = [c.strip().replace("\\|", "|")
-                     for c in re.split(r"(?<!\\)\|", line.strip()[1:-1])]
-            if cells[0].startswith("programs"):
-                continue  # the header
-            if len(cells) != 5:
-                fail("%s:%d: a reason has 5 cells (programs | arch | opt | "
-                     "columns | why), this one %d" % (path, n, len(cells)))
-            prog, arch, opt, cols, why = cells
-            prog = prog.strip("`")
-            try:
-                rx = re.compile(prog + r"\Z")
-            except re.error as e:
-                fail("%s:%d: bad program regex %r: %s" % (path, n, prog, e))
-            cols = {c.strip().strip("`") for c in cols.split(",")}
-            unknown = cols - set(METRICS)
-            if unknown:
-                fail("%s:%d: unknown columns %s (known: %s)"
-                     % (path, n, ", ".join(sorted(unknown)), ", ".join(METRICS)))
-            reasons.append((rx, arch, opt, cols, why, n))
+                     for c in re.split(r"(?<!\\)\|", line[1:-1])]
+            if not cells[0].startswith(header):
+                yield n, cells
+
+
+def program_regex(path, n, cell):
+    """The compiled regex of a reason's programs cell (whole names)."""
+    prog = cell.strip("`")
+    try:
+        return re.compile(prog + r"\Z")
+    except re.error as e:
+        fail("%s:%d: bad program regex %r: %s" % (path, n, prog, e))
+
+
+def load_reasons(path):
+    """[(program regex, arch, opt, {columns}, why)] from the markdown table."""
+    reasons = []
+    for n, cells in table_rows(path, "programs"):
+        if len(cells) != 5:
+            fail("%s:%d: a reason has 5 cells (programs | arch | opt | "
+                 "columns | why), this one %d" % (path, n, len(cells)))
+        prog, arch, opt, cols, why = cells
+        rx = program_regex(path, n, prog)
+        cols = {c.strip().strip("`") for c in cols.split(",")}
+        unknown = cols - set(METRICS)
+        if unknown:
+            fail("%s:%d: unknown columns %s (known: %s)"
+                 % (path, n, ", ".join(sorted(unknown)), ", ".join(METRICS)))
+        reasons.append((rx, arch, opt, cols, why, n))
     return reasons
 
 
