@@ -132,6 +132,20 @@ def load_reasons(path):
     return reasons
 
 
+def emit_report(text, summary, markdown):
+    """Prints the markdown report text, or with summary only its summary
+    lines and the rows without a reason, and writes it all to markdown."""
+    if summary:
+        sys.stdout.write("".join(
+            line + "\n" for line in text.splitlines()
+            if line.startswith("- ") or "**none**" in line))
+    else:
+        sys.stdout.write(text)
+    if markdown:
+        with open(markdown, "w") as f:
+            f.write(text)
+
+
 def fmt(x):
     v = num(x)
     return "%g" % v if v is not None else (x or "")
@@ -238,15 +252,7 @@ def main(argv=None):
         load(args.baseline, "ompds"), load(args.current, "ompds"), reasons,
         skipped, stock_now[1])
     text, bad = report(worse, better, failed, only, skipped, args)
-    if args.summary:
-        sys.stdout.write("".join(
-            line + "\n" for line in text.splitlines()
-            if line.startswith("- ") or "**none**" in line))
-    else:
-        sys.stdout.write(text)
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(text)
+    emit_report(text, args.summary, args.markdown)
     if bad:
         print("compare-static: some changes have no reason: fix them, or add "
               "a reason to %s" % os.path.relpath(args.accepted),

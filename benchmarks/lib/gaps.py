@@ -32,7 +32,8 @@ import argparse
 import os
 import sys
 
-from compare import fail, kernel_keys, program_regex, table_rows
+from compare import (emit_report, fail, kernel_keys, program_regex,
+                     table_rows)
 from report import num, read_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -167,15 +168,7 @@ def main(argv=None):
     reasons = load_reasons(args.reasons)
     explained, unused = explain(find_gaps(builds(args.current)), reasons)
     text, bad = report(explained, unused, args)
-    if args.summary:
-        sys.stdout.write("".join(
-            line + "\n" for line in text.splitlines()
-            if line.startswith("- ") or "**none**" in line))
-    else:
-        sys.stdout.write(text)
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(text)
+    emit_report(text, args.summary, args.markdown)
     if bad:
         print("register-gaps: some gaps have no reason: close them, or "
               "explain them in %s" % os.path.relpath(args.reasons),
